@@ -1,0 +1,104 @@
+/**
+ * The signed-in user's own account (server: server/modules/profile). Paths under /api/v1/me.
+ *
+ *   GET    /                          -> currentUser
+ *   PATCH  /profile                   updateProfileInput -> currentUser
+ *   POST   /password                  changePasswordInput -> { ok: true } (current password checked)
+ *   GET    /sessions                  -> sessionsResponse
+ *   DELETE /sessions/:id              -> 204 (revoke one of my sessions)
+ *   POST   /sessions/revoke-others    -> 204
+ *   POST   /two-factor/enable         passwordInput -> twoFactorSetup (not active until confirmed)
+ *   POST   /two-factor/confirm        { code } -> { enabled: true }
+ *   POST   /two-factor/disable        passwordInput -> { enabled: false }
+ *   POST   /two-factor/backup-codes   passwordInput -> { backupCodes }
+ *   GET    /notification-preferences  -> notificationPreferences
+ *   PUT    /notification-preferences  notificationPreferences -> notificationPreferences
+ *   GET    /notifications             -> notificationsResponse
+ *   GET    /notifications/unread-count -> { count }
+ *   POST   /notifications/:id/read    -> 204
+ *   POST   /notifications/read-all    -> 204
+ */
+import { z } from 'zod';
+import { nameSchema } from '../validation/auth';
+
+const isoDate = z.iso.datetime({ offset: true });
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: message })
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional();
+
+export const updateProfileInput = z.object({
+  fullName: nameSchema,
+  avatarUrl: z
+    .string()
+    .trim()
+    .max(2048, { error: 'Avatar URL is too long' })
+    .refine((v) => v === '' || v.startsWith('https://') || v.startsWith('/avatars/'), {
+      error: 'Avatar must be an https:// URL or a preset avatar',
+    })
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional(),
+  phone: optionalText(50, 'Phone is too long').refine((v) => v == null || /^[+\d][\d\s().-]{2,}$/u.test(v), {
+    error: 'Please enter a valid phone number',
+  }),
+  company: optionalText(200, 'Company is too long'),
+});
+export type UpdateProfileInput = z.input<typeof updateProfileInput>;
+
+export const passwordInput = z.object({ password: z.string().min(1, { error: 'Password is required' }).max(128) });
+
+export const sessionInfo = z.object({
+  id: z.uuid(),
+  current: z.boolean(),
+  ipAddress: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  createdAt: isoDate,
+  lastActiveAt: isoDate,
+  expiresAt: isoDate,
+});
+export const sessionsResponse = z.object({ sessions: z.array(sessionInfo) });
+export type SessionInfo = z.infer<typeof sessionInfo>;
+
+export const twoFactorSetup = z.object({
+  totpUri: z.string(),
+  /** An SVG image of the QR code, ready to inline. */
+  qrCodeSvg: z.string(),
+  backupCodes: z.array(z.string()),
+});
+export const twoFactorCodeInput = z.object({
+  code: z.string().trim().regex(/^\d{6}$/u, { error: 'Enter the 6-digit code from your authenticator app' }),
+});
+
+export const notification = z.object({
+  id: z.uuid(),
+  kind: z.string(),
+  title: z.string(),
+  body: z.string().nullable(),
+  link: z.string().nullable(),
+  read: z.boolean(),
+  createdAt: isoDate,
+});
+export const notificationsResponse = z.object({ notifications: z.array(notification), unreadCount: z.number().int() });
+export const unreadCountResponse = z.object({ count: z.number().int() });
+export type Notification = z.infer<typeof notification>;
+
+/** Profile "Notifications" tab (spec part 2 §3), with the spec's defaults. */
+export const notificationPreferences = z.object({
+  emailNotifications: z.boolean(),
+  messageAlerts: z.boolean(),
+  weeklyReports: z.boolean(),
+  securityAlerts: z.boolean(),
+});
+export type NotificationPreferences = z.infer<typeof notificationPreferences>;
+export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
+  emailNotifications: true,
+  messageAlerts: true,
+  weeklyReports: false,
+  securityAlerts: true,
+};

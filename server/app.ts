@@ -1,0 +1,189 @@
+/**
+ * Composition root: builds every repository and service with only what it uses, registers the
+ * routes and the job handlers. Nothing else constructs services.
+ */
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { pino, type Logger } from 'pino';
+import packageJson from '../package.json' with { type: 'json' };
+import type { Config } from './config';
+import type { Database } from './db/database';
+import { accessPlugin, type RegisteredRoute } from './http/access';
+import { csrfPlugin } from './http/csrf';
+import { registerErrorHandler } from './http/error-handler';
+import { registerWebApp } from './http/web-app';
+import { JobQueue } from './jobs/queue';
+import { type Clock, systemClock } from './lib/clock';
+import { loggerOptions } from './lib/logger';
+import { AuthService } from './modules/auth/auth.service';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
+import { betterAuthCallbackRoutes } from './modules/auth/better-auth.routes';
+import { LockoutRepository } from './modules/auth/lockout.repository';
+import { forwardCookies, requestMeta } from './modules/auth/request-meta';
+import { deliverEmailJob } from './modules/email/email.job';
+import { EmailService } from './modules/email/email.service';
+import { createOutboxTransport, createSmtpTransport, type EmailTransport } from './modules/email/email.transport';
+import { passwordResetEmail } from './modules/email/email.templates';
+import { outboxRoutes } from './modules/email/outbox.routes';
+import { SecurityEventsRepository } from './modules/security/security-events.repository';
+import { getOrCreateSecret } from './modules/system/app-secrets';
+import { controlRoutes } from './modules/system/control.routes';
+import { systemRoutes } from './modules/system/system.routes';
+import { UsersRepository } from './modules/users/users.repository';
+import { usersRoutes } from './modules/users/users.routes';
+import { UsersService } from './modules/users/users.service';
+
+export const VERSION: string = packageJson.version;
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  logger?: Logger;
+  /** The control token the CLI must present (from DATA_DIR/parley.lock). */
+  controlToken?: () => string | undefined;
+  /** Start the job workers (default true). */
+  startJobs?: boolean;
+  /** Override the e-mail transport (default: SMTP when SMTP_URL is set, else the outbox). */
+  emailTransport?: EmailTransport;
+}
+
+export interface ParleyServices {
+  auth: AuthService;
+  users: UsersService;
+  emails: EmailService;
+}
+
+export interface ParleyApp {
+  server: FastifyInstance;
+  queue: JobQueue;
+  logger: Logger;
+  routes: RegisteredRoute[];
+  services: ParleyServices;
+  close(): Promise<void>;
+}
+
+/** The CSP the web app is built to pass (no inline scripts, no eval, same-origin connections). */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'https:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
+  const { config, database } = options;
+  const { db } = database;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? pino(loggerOptions(config.logLevel));
+  const secureCookies = config.publicUrl.startsWith('https://');
+
+  const secret = config.authSecret ?? (await getOrCreateSecret(db, 'auth_secret'));
+  const queue = new JobQueue(database, { logger, concurrency: config.jobConcurrency });
+
+  // Repositories
+  const usersRepository = new UsersRepository(db);
+  const lockout = new LockoutRepository(db);
+  const securityEvents = new SecurityEventsRepository(db);
+
+  // Services
+  const transport =
+    options.emailTransport ?? (config.smtp.url ? createSmtpTransport(config.smtp.url, config.smtp.from) : createOutboxTransport(logger));
+  const emails = new EmailService({ db, queue, transport, logger });
+  const auth = createBetterAuth({
+    config,
+    db,
+    secret,
+    logger,
+    sendPasswordReset: async (user, token) => {
+      await emails.send(user.email, passwordResetEmail(user.name, passwordResetUrl(config.publicUrl, token)));
+    },
+  });
+  const authService = new AuthService({ config, auth, users: usersRepository, lockout, securityEvents, emails, clock, logger });
+  const users = new UsersService({ db, users: usersRepository, securityEvents, logger });
+
+  const services: ParleyServices = { auth: authService, users, emails };
+
+  // Jobs
+  queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
+
+  // HTTP
+  const server = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    trustProxy: config.trustProxy,
+    routerOptions: { ignoreTrailingSlash: true },
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  server.setValidatorCompiler(validatorCompiler);
+  server.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(server);
+
+  const routes: RegisteredRoute[] = [];
+  await server.register(fastifyCookie);
+  await server.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
+    hsts: secureCookies,
+    crossOriginEmbedderPolicy: false,
+  });
+  await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Parley API', version: VERSION, description: 'The HTTP API of Parley. Cookie sessions; state-changing calls need the x-csrf-token header.' },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await server.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await server.register(accessPlugin, {
+    registry: routes,
+    controlToken: options.controlToken ?? (() => undefined),
+    resolveSession: async (request, reply) => {
+      if (!request.headers.cookie?.includes('session_token')) return null;
+      const { result, cookies } = await authService.resolveSession(requestMeta(request).headers);
+      forwardCookies(reply, cookies);
+      return result;
+    },
+  });
+  await server.register(csrfPlugin, { publicUrl: config.publicUrl, secureCookies });
+
+  await server.register(systemRoutes, { engine: database.engine, version: VERSION, securityEvents });
+  await server.register(authRoutes, { authService, rateLimitPerMinute: config.authRateLimitPerMinute });
+  await server.register(betterAuthCallbackRoutes, { auth, publicUrl: config.publicUrl });
+  await server.register(outboxRoutes, { emailService: emails });
+  await server.register(usersRoutes, { usersService: users });
+  await server.register(controlRoutes, { services });
+  await registerWebApp(server, { distDir: config.webDistDir });
+
+  await server.ready();
+  if (options.startJobs !== false) await queue.start();
+
+  return {
+    server,
+    queue,
+    logger,
+    routes,
+    services,
+    async close() {
+      await queue.stop();
+      await server.close();
+    },
+  };
+}

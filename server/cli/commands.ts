@@ -1,0 +1,78 @@
+/**
+ * Operator commands (`npm run parley -- <command> --flags`). Each command is a name, a zod schema
+ * for its flags and a function over the services; the same table runs in the CLI process or, when
+ * a server holds the embedded database, inside that server (modules/system/control.routes.ts).
+ */
+import { z } from 'zod';
+import { ROLES } from '../../common/roles';
+import { emailSchema, nameSchema, newPasswordSchema } from '../../common/validation/auth';
+import type { ParleyServices } from '../app';
+import { toCurrentUser } from '../modules/users/users.repository';
+
+export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
+  name: string;
+  summary: string;
+  usage: string;
+  flags: S;
+  run(services: ParleyServices, flags: z.output<S>): Promise<unknown>;
+}
+
+function defineCommand<S extends z.ZodType>(command: CommandDefinition<S>): CommandDefinition<S> {
+  return command;
+}
+
+export const commands = [
+  defineCommand({
+    name: 'users:create',
+    summary: 'Create an active user whose e-mail counts as verified',
+    usage: 'users:create --email E --password P --role admin|manager|client [--name N] [--client CLIENT_ID]',
+    flags: z.object({
+      email: emailSchema,
+      password: newPasswordSchema,
+      role: z.enum(ROLES),
+      name: nameSchema.optional(),
+      client: z.uuid({ error: 'CLIENT_ID must be a client id (uuid)' }).optional(),
+    }),
+    async run(services, flags) {
+      const user = await services.users.createUser({
+        email: flags.email,
+        password: flags.password,
+        role: flags.role,
+        name: flags.name ?? flags.email.split('@')[0] ?? flags.email,
+        clientId: flags.client ?? null,
+      });
+      return toCurrentUser(user);
+    },
+  }),
+  defineCommand({
+    name: 'users:list',
+    summary: 'List users with their role and status',
+    usage: 'users:list',
+    flags: z.object({}),
+    async run(services) {
+      return { users: await services.users.findUsers({}) };
+    },
+  }),
+];
+
+export type AnyCommand = CommandDefinition;
+
+export function findCommand(name: string): AnyCommand | undefined {
+  return (commands as AnyCommand[]).find((c) => c.name === name);
+}
+
+export class CommandError extends Error {}
+
+/** Validates flags and runs a command; throws CommandError with a readable message. */
+export async function runCommand(services: ParleyServices, name: string, rawFlags: Record<string, unknown>): Promise<unknown> {
+  const command = findCommand(name);
+  if (!command) {
+    throw new CommandError(`Unknown command "${name}". Commands:\n${commands.map((c) => `  ${c.usage}`).join('\n')}`);
+  }
+  const parsed = command.flags.safeParse(rawFlags);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((i) => `--${i.path.join('.') || '?'}: ${i.message}`).join('\n');
+    throw new CommandError(`${details}\nUsage: npm run parley -- ${command.usage}`);
+  }
+  return command.run(services, parsed.data);
+}

@@ -1,0 +1,102 @@
+/**
+ * `npm run parley -- <command> [--flags]`: prints JSON on stdout; on error a clear message on
+ * stderr and a non-zero exit.
+ *
+ * With the embedded database, only one process may open DATA_DIR. If a Parley server holds it,
+ * the command runs inside that server (through its control endpoint); otherwise the CLI takes the
+ * lock itself for the duration of the command. With DATABASE_URL it always runs directly.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { buildApp } from '../app';
+import { ConfigError, loadConfig } from '../config';
+import { acquireDataDirLock, DataDirInUseError, readLock } from '../db/data-dir-lock';
+import { openDatabase } from '../db/database';
+import { migrateToLatest } from '../db/migrate';
+import { AppError } from '../lib/errors';
+import { commands, CommandError, runCommand } from './commands';
+
+function usage(): string {
+  return `Usage: npm run parley -- <command> [--flags]\n\nCommands:\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
+}
+
+function parseFlags(args: string[]): Record<string, string | boolean> {
+  const { values } = parseArgs({ args, strict: false, allowPositionals: false });
+  const flags: Record<string, string | boolean> = {};
+  for (const [key, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    flags[key.replace(/-([a-z])/gu, (_, c: string) => c.toUpperCase())] = Array.isArray(value) ? String(value.at(-1)) : value;
+  }
+  return flags;
+}
+
+async function viaServer(controlUrl: string, token: string, command: string, flags: Record<string, unknown>): Promise<unknown> {
+  const response = await fetch(`${controlUrl}/api/internal/cli`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-parley-control-token': token },
+    body: JSON.stringify({ command, flags }),
+  });
+  const body = (await response.json()) as { result?: unknown; error?: { message?: string; fields?: Record<string, string> } };
+  if (!response.ok) {
+    const fields = body.error?.fields ? `\n${Object.entries(body.error.fields).map(([k, v]) => `--${k}: ${v}`).join('\n')}` : '';
+    throw new CommandError(`${body.error?.message ?? `Server answered ${response.status}`}${fields}`);
+  }
+  return body.result;
+}
+
+async function direct(command: string, flags: Record<string, unknown>): Promise<unknown> {
+  const config = loadConfig();
+  const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
+  try {
+    const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), poolSize: 2 });
+    try {
+      await migrateToLatest(database.db);
+      const app = await buildApp({ config, database, logger: pino({ level: 'warn' }, pino.destination(2)), startJobs: false });
+      try {
+        return await runCommand(app.services, command, flags);
+      } finally {
+        await app.close();
+      }
+    } finally {
+      await database.close();
+    }
+  } finally {
+    lock?.release();
+  }
+}
+
+async function main(): Promise<number> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (!command || command === '--help' || command === 'help') {
+    console.log(usage());
+    return command ? 0 : 2;
+  }
+  const flags = parseFlags(rest);
+  const config = loadConfig();
+  const holder = config.databaseUrl ? undefined : readLock(config.dataDir);
+  let result: unknown;
+  if (holder) {
+    if (!holder.controlUrl) throw new CommandError('A Parley server is starting on this data directory; try again in a moment.');
+    result = await viaServer(holder.controlUrl, holder.controlToken, command, flags);
+  } else {
+    result = await direct(command, flags);
+  }
+  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  return 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof CommandError || error instanceof ConfigError || error instanceof DataDirInUseError) {
+      console.error(`Error: ${error.message}`);
+    } else if (error instanceof AppError) {
+      const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `\n--${k}: ${v}`).join('') : '';
+      console.error(`Error: ${error.message}${fields}`);
+    } else {
+      console.error(error);
+    }
+    process.exit(1);
+  },
+);

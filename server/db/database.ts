@@ -1,0 +1,204 @@
+/**
+ * One SQL dialect, PostgreSQL, on two engines: an embedded PGlite database persisted under
+ * DATA_DIR (the default) or a PostgreSQL server when DATABASE_URL is set. Both give the same
+ * Kysely instance type and the same LISTEN/NOTIFY facility, so nothing above this file knows
+ * which engine runs.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { DB } from './schema';
+
+export type Engine = 'pglite' | 'postgres';
+
+export type Db = Kysely<DB>;
+
+export type NotificationHandler = (payload: string) => void;
+
+export interface Database {
+  readonly engine: Engine;
+  readonly db: Db;
+  /** Namespaced channel name (tests run several schemas on one server). */
+  channel(name: string): string;
+  /** Subscribe to a NOTIFY channel (pass a `channel()` name). Resolves once listening. */
+  listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres:// URL; when absent, PGlite is used. */
+  url?: string | undefined;
+  /** PGlite data directory; absent means in memory. */
+  dataDir?: string | undefined;
+  /** An already open PGlite (tests load a migrated snapshot). */
+  pglite?: PGlite;
+  poolSize?: number;
+  /** PostgreSQL schema to use as search_path (tests isolate themselves this way). */
+  schema?: string;
+  onError?: (error: Error) => void;
+}
+
+const INT8_OID = 20;
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options) : openPglite(options);
+}
+
+function kyselyOptions() {
+  // Tables and columns are snake_case in SQL and camelCase in TypeScript.
+  return { plugins: [new CamelCasePlugin()] };
+}
+
+async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
+  const pglite = options.pglite ?? new PGlite(options.dataDir ?? undefined);
+  await pglite.waitReady;
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), ...kyselyOptions() });
+  const prefix = options.schema ? `${options.schema}_` : '';
+  return {
+    engine: 'pglite',
+    db,
+    channel: (name) => `${prefix}${name}`,
+    async listen(channel, handler) {
+      const unlisten = await pglite.listen(channel, handler);
+      return async () => {
+        if (!pglite.closed) await unlisten();
+      };
+    },
+    async close() {
+      await db.destroy();
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}
+
+function assertIdentifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/u.test(name)) throw new Error(`Invalid identifier: ${name}`);
+  return name;
+}
+
+async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<Database> {
+  const schema = options.schema ? assertIdentifier(options.schema) : undefined;
+  const clientConfig: pg.ClientConfig = {
+    connectionString: url,
+    // int8 (counts, identities) as numbers, as PGlite returns them.
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  };
+  if (schema) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      await admin.query(`create schema if not exists ${schema}`);
+    } finally {
+      await admin.end();
+    }
+  }
+  const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10 });
+  pool.on('error', (error) => options.onError?.(error));
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...kyselyOptions() });
+  const listener = new PgListener(clientConfig, options.onError);
+  const prefix = schema ? `${schema}_` : '';
+  return {
+    engine: 'postgres',
+    db,
+    channel: (name) => `${prefix}${name}`,
+    listen: (channel, handler) => listener.listen(channel, handler),
+    async close() {
+      await listener.close();
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * One dedicated connection per process for LISTEN, shared by every subscriber. Reconnects with
+ * backoff and re-subscribes; a notification missed while disconnected is covered by the callers'
+ * own polling (jobs poll as a fallback), so LISTEN is a latency optimisation, never the only path.
+ */
+class PgListener {
+  #client: pg.Client | undefined;
+  #connecting: Promise<pg.Client> | undefined;
+  #handlers = new Map<string, Set<NotificationHandler>>();
+  #closed = false;
+  #retryMs = 100;
+
+  constructor(
+    private readonly config: pg.ClientConfig,
+    private readonly onError?: (error: Error) => void,
+  ) {}
+
+  async listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>> {
+    assertIdentifier(channel);
+    let set = this.#handlers.get(channel);
+    if (!set) {
+      set = new Set();
+      this.#handlers.set(channel, set);
+      const client = await this.#connect();
+      await client.query(`listen ${channel}`);
+    }
+    set.add(handler);
+    return async () => {
+      const handlers = this.#handlers.get(channel);
+      handlers?.delete(handler);
+      if (handlers && handlers.size === 0) {
+        this.#handlers.delete(channel);
+        if (this.#client && !this.#closed) await this.#client.query(`unlisten ${channel}`).catch(() => undefined);
+      }
+    };
+  }
+
+  async #connect(): Promise<pg.Client> {
+    if (this.#client) return this.#client;
+    this.#connecting ??= (async () => {
+      const client = new pg.Client(this.config);
+      client.on('notification', (msg) => {
+        for (const h of this.#handlers.get(msg.channel) ?? []) h(msg.payload ?? '');
+      });
+      client.on('error', (error) => {
+        this.onError?.(error);
+        this.#reconnect(client);
+      });
+      client.on('end', () => this.#reconnect(client));
+      await client.connect();
+      this.#client = client;
+      this.#retryMs = 100;
+      return client;
+    })().finally(() => {
+      this.#connecting = undefined;
+    });
+    return this.#connecting;
+  }
+
+  #reconnect(dead: pg.Client): void {
+    if (this.#closed || this.#client !== dead) return;
+    this.#client = undefined;
+    this.#scheduleReconnect();
+  }
+
+  #scheduleReconnect(): void {
+    const delay = this.#retryMs;
+    this.#retryMs = Math.min(this.#retryMs * 2, 10_000);
+    setTimeout(() => {
+      if (this.#closed) return;
+      this.#connect()
+        .then(async (client) => {
+          for (const channel of this.#handlers.keys()) await client.query(`listen ${channel}`);
+        })
+        .catch((error: unknown) => {
+          this.onError?.(error as Error);
+          this.#client = undefined;
+          this.#scheduleReconnect();
+        });
+    }, delay).unref();
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const client = this.#client;
+    this.#client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+}

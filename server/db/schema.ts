@@ -1,0 +1,205 @@
+/**
+ * TypeScript view of the tables created by ./migrations (camelCase here, snake_case in SQL; the
+ * CamelCasePlugin maps between them). `server/db/schema.test.ts` checks that every column declared
+ * here exists in the migrated database.
+ */
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { NotificationPreferences } from '../../common/api/me';
+import type { Role } from '../../common/roles';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** jsonb: read as parsed JSON, written as a JSON string (see `json()` in server/db/sql.ts). */
+type Json<T> = ColumnType<T, string, string>;
+
+export interface AppSettingsTable {
+  key: string;
+  value: string;
+  createdAt: CreatedAt;
+}
+
+export type ClientStatus = 'active' | 'inactive';
+export interface ClientsTable {
+  id: Generated<string>;
+  companyName: string;
+  contactPerson: string | null;
+  email: string | null;
+  phone: string | null;
+  status: ColumnType<ClientStatus, ClientStatus | undefined, ClientStatus>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface UsersTable {
+  id: Generated<string>;
+  fullName: string;
+  email: string;
+  emailVerified: ColumnType<boolean, boolean | undefined, boolean>;
+  avatarUrl: string | null;
+  phone: string | null;
+  company: string | null;
+  twoFactorEnabled: ColumnType<boolean, boolean | undefined, boolean>;
+  clientId: string | null;
+  notificationPreferences: ColumnType<NotificationPreferences, string | undefined, string>;
+  lastLoginAt: Timestamp | null;
+  disabledAt: Timestamp | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  userId: string;
+  token: string;
+  expiresAt: Timestamp;
+  ipAddress: string | null;
+  userAgent: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface AccountsTable {
+  id: Generated<string>;
+  userId: string;
+  accountId: string;
+  providerId: string;
+  accessToken: string | null;
+  refreshToken: string | null;
+  idToken: string | null;
+  accessTokenExpiresAt: Timestamp | null;
+  refreshTokenExpiresAt: Timestamp | null;
+  scope: string | null;
+  password: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface VerificationsTable {
+  id: Generated<string>;
+  identifier: string;
+  value: string;
+  expiresAt: Timestamp;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface TwoFactorsTable {
+  id: Generated<string>;
+  userId: string;
+  secret: string;
+  backupCodes: string;
+  verified: boolean | null;
+  failedVerificationCount: number | null;
+  lockedUntil: Timestamp | null;
+}
+
+export interface UserRolesTable {
+  userId: string;
+  role: Role;
+  assignedBy: string | null;
+  assignedAt: UpdatedAt;
+}
+
+export interface RoleChangesTable {
+  id: Generated<string>;
+  userId: string;
+  oldRole: Role | null;
+  newRole: Role;
+  assignedBy: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface LoginAttemptsTable {
+  email: string;
+  failedCount: number;
+  windowStartedAt: Timestamp | null;
+  lastFailedAt: Timestamp | null;
+  lockedUntil: Timestamp | null;
+  severity: number;
+  updatedAt: UpdatedAt;
+}
+
+export type SecuritySeverity = 'info' | 'warning' | 'critical';
+export interface SecurityEventsTable {
+  id: Generated<string>;
+  type: string;
+  severity: ColumnType<SecuritySeverity, SecuritySeverity | undefined, SecuritySeverity>;
+  userId: string | null;
+  email: string | null;
+  ipAddress: string | null;
+  userAgent: string | null;
+  details: ColumnType<Record<string, unknown>, string | undefined, string>;
+  createdAt: CreatedAt;
+}
+
+export type EmailStatus = 'queued' | 'sent' | 'stored' | 'failed';
+export interface EmailsTable {
+  id: Generated<string>;
+  kind: string;
+  toAddress: string;
+  subject: string;
+  textBody: string;
+  htmlBody: string | null;
+  status: ColumnType<EmailStatus, EmailStatus | undefined, EmailStatus>;
+  transport: 'smtp' | 'outbox' | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  lastError: string | null;
+  providerMessageId: string | null;
+  createdAt: CreatedAt;
+  sentAt: Timestamp | null;
+}
+
+export interface NotificationsTable {
+  id: Generated<string>;
+  userId: string;
+  kind: string;
+  title: string;
+  body: string | null;
+  link: string | null;
+  readAt: Timestamp | null;
+  createdAt: CreatedAt;
+}
+
+export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
+export interface JobsTable {
+  id: Generated<number>;
+  name: string;
+  payload: Json<unknown>;
+  status: ColumnType<JobStatus, JobStatus | undefined, JobStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  maxAttempts: ColumnType<number, number | undefined, number>;
+  runAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  lockedUntil: Timestamp | null;
+  lockedBy: string | null;
+  lastError: string | null;
+  singletonKey: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+  completedAt: Timestamp | null;
+}
+
+export interface DB {
+  appSettings: AppSettingsTable;
+  clients: ClientsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  accounts: AccountsTable;
+  verifications: VerificationsTable;
+  twoFactors: TwoFactorsTable;
+  userRoles: UserRolesTable;
+  roleChanges: RoleChangesTable;
+  loginAttempts: LoginAttemptsTable;
+  securityEvents: SecurityEventsTable;
+  emails: EmailsTable;
+  notifications: NotificationsTable;
+  jobs: JobsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Client = Selectable<ClientsTable>;
+export type Job = Selectable<JobsTable>;
+export type Email = Selectable<EmailsTable>;
+export type Notification = Selectable<NotificationsTable>;

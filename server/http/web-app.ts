@@ -1,0 +1,63 @@
+/**
+ * Serves the built web app: hashed assets under /assets (cached for a year), index.html for every
+ * page path of common/routes.ts, and for any other path the same index.html with a real 404 status
+ * (the app renders its 404 page) after logging the unknown path.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { PAGE_ROUTES } from '../../common/routes';
+
+export interface WebAppOptions {
+  distDir: string;
+}
+
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions): Promise<void> {
+  const indexFile = path.join(options.distDir, 'index.html');
+  const hasBuild = fs.existsSync(indexFile);
+  let indexHtml: string | undefined;
+  const readIndex = (): string => {
+    indexHtml ??= fs.readFileSync(indexFile, 'utf8');
+    return indexHtml;
+  };
+
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: options.distDir,
+      prefix: '/',
+      index: false,
+      wildcard: false,
+      setHeaders(res, filePath) {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          res.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+
+  const sendIndex = (reply: FastifyReply, status: number) => {
+    if (!hasBuild) {
+      return reply
+        .status(status === 200 ? 503 : status)
+        .type('text/plain; charset=utf-8')
+        .send(status === 200 ? 'The web app is not built. Run `npm run build` (npm start does it for you).' : 'Not found');
+    }
+    return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(readIndex());
+  };
+
+  const pagePaths = new Set(Object.values(PAGE_ROUTES).flatMap((r) => r.paths));
+  for (const url of pagePaths) {
+    app.get(url, { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? request.url;
+    const isApi = pathname.startsWith('/api/') || pathname.startsWith('/webhooks/');
+    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).send({ error: { code: 'NOT_FOUND', message: 'Route not found' } });
+    }
+    request.log.warn({ path: pathname }, 'page not found');
+    return sendIndex(reply, 404);
+  });
+}

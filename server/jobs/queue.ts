@@ -1,0 +1,353 @@
+/**
+ * Durable background jobs on the application's own PostgreSQL (PGlite or server).
+ *
+ * - Enqueue is an INSERT plus pg_notify in the caller's transaction: a job exists exactly when the
+ *   work that asked for it committed, and the NOTIFY is delivered only on commit.
+ * - Workers claim with `FOR UPDATE SKIP LOCKED`, so any number of workers in any number of
+ *   processes share the table without taking the same job.
+ * - A claimed job holds a lease (`locked_until`); if its process dies, the job becomes claimable
+ *   again when the lease ends, so work survives crashes and restarts.
+ * - LISTEN/NOTIFY wakes an idle worker within milliseconds of a commit; a slow poll covers missed
+ *   notifications and delayed retries.
+ *
+ * Why not pg-boss: it only polls (≥ 0.5 s pickup), and the reply path has a latency budget
+ * (docs/ARCHITECTURE.md, "Jobs").
+ */
+import { hostname } from 'node:os';
+import { sql, type Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Database } from '../db/database';
+import type { DB } from '../db/schema';
+import {
+  type JobContext,
+  type JobDefinition,
+  type JobHandler,
+  type JobPayloadInput,
+  PermanentJobError,
+  RetryLaterError,
+} from './define-job';
+
+export interface EnqueueOptions {
+  /** Enqueue inside this transaction (or connection); defaults to the queue's database. */
+  db?: Kysely<DB>;
+  /** Run no earlier than this. */
+  runAt?: Date;
+  delayMs?: number;
+  /** At most one queued-or-running job per (name, key); a duplicate enqueue is ignored. */
+  singletonKey?: string;
+}
+
+export interface JobQueueOptions {
+  logger: Logger;
+  concurrency?: number;
+  /** Fallback poll when no notification arrives (default 1000 ms). */
+  pollIntervalMs?: number;
+  workerId?: string;
+}
+
+interface Registered {
+  definition: JobDefinition;
+  handler: JobHandler<JobDefinition>;
+}
+
+interface ClaimedRow {
+  id: number;
+  name: string;
+  payload: unknown;
+  attempts: number;
+  maxAttempts: number;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 5;
+const DEFAULT_BACKOFF_MS = 1_000;
+const DEFAULT_MAX_BACKOFF_MS = 10 * 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
+const LEASE_GRACE_MS = 30_000;
+const CLEANUP_EVERY_MS = 10 * 60_000;
+
+export class JobQueue {
+  readonly #database: Database;
+  readonly #logger: Logger;
+  readonly #concurrency: number;
+  readonly #pollIntervalMs: number;
+  readonly #workerId: string;
+  readonly #jobs = new Map<string, Registered>();
+  readonly #running = new Set<Promise<void>>();
+  #started = false;
+  #stopping = false;
+  #claiming = false;
+  #claimAgain = false;
+  #pollTimer: NodeJS.Timeout | undefined;
+  #wakeTimers = new Set<NodeJS.Timeout>();
+  #unlisten: (() => Promise<void>) | undefined;
+  #lastCleanup = 0;
+
+  constructor(database: Database, options: JobQueueOptions) {
+    this.#database = database;
+    this.#logger = options.logger.child({ component: 'jobs' });
+    this.#concurrency = options.concurrency ?? 8;
+    this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#workerId = options.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
+  }
+
+  get channel(): string {
+    return this.#database.channel('parley_jobs');
+  }
+
+  register<J extends JobDefinition>(definition: J, handler: JobHandler<J>): void {
+    if (this.#jobs.has(definition.name)) throw new Error(`Job ${definition.name} is already registered`);
+    this.#jobs.set(definition.name, { definition, handler: handler as JobHandler<JobDefinition> });
+  }
+
+  /** Adds a job. Returns its id, or null when a singleton with the same key is already pending. */
+  async enqueue<J extends JobDefinition>(
+    definition: J,
+    payload: JobPayloadInput<J>,
+    options: EnqueueOptions = {},
+  ): Promise<number | null> {
+    // Validate on the way in: a bad payload is a programming error and must not reach the table.
+    const parsed: unknown = definition.payload.parse(payload);
+    const db = options.db ?? this.#database.db;
+    const runAt = options.runAt ?? (options.delayMs ? new Date(Date.now() + options.delayMs) : undefined);
+    const notice = JSON.stringify({ name: definition.name, runAt: runAt?.toISOString() });
+    const result = await sql<{ id: number }>`
+      with inserted as (
+        insert into jobs (name, payload, max_attempts, run_at, singleton_key)
+        values (
+          ${definition.name},
+          ${JSON.stringify(parsed)}::jsonb,
+          ${definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS},
+          coalesce(${runAt?.toISOString() ?? null}::timestamptz, statement_timestamp()),
+          ${options.singletonKey ?? null}
+        )
+        on conflict (name, singleton_key) where singleton_key is not null and status in ('queued', 'running')
+        do nothing
+        returning id
+      )
+      select id, pg_notify(${this.channel}, ${notice}) from inserted`.execute(db);
+    return result.rows[0]?.id ?? null;
+  }
+
+  async start(): Promise<void> {
+    if (this.#started) return;
+    this.#started = true;
+    this.#stopping = false;
+    this.#unlisten = await this.#database.listen(this.channel, (payload) => this.#onNotify(payload));
+    this.#schedulePoll();
+    this.#wake();
+  }
+
+  /** Stops claiming and waits for running handlers (up to `timeoutMs`). */
+  async stop(timeoutMs = 10_000): Promise<void> {
+    if (!this.#started) return;
+    this.#stopping = true;
+    clearTimeout(this.#pollTimer);
+    for (const t of this.#wakeTimers) clearTimeout(t);
+    this.#wakeTimers.clear();
+    await this.#unlisten?.();
+    this.#unlisten = undefined;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([...this.#running]),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    this.#started = false;
+  }
+
+  /**
+   * Resolves when no job of a registered name is ready or running (tests, CLI). Jobs scheduled
+   * for later do not count.
+   */
+  async waitForIdle(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    const names = [...this.#jobs.keys()];
+    for (;;) {
+      if (this.#running.size === 0) {
+        const { rows } = await sql<{ n: number }>`
+          select count(*)::int as n from jobs
+          where name = any(${names}::text[])
+            and ((status = 'queued' and run_at <= statement_timestamp()) or status = 'running')`.execute(
+          this.#database.db,
+        );
+        if ((rows[0]?.n ?? 0) === 0 && this.#running.size === 0) return;
+      }
+      if (Date.now() > deadline) throw new Error('Jobs did not become idle in time');
+      this.#wake();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+
+  #onNotify(payload: string): void {
+    let runAt: string | undefined;
+    let name: string | undefined;
+    try {
+      ({ name, runAt } = JSON.parse(payload) as { name?: string; runAt?: string });
+    } catch {
+      // an unknown payload still means "look at the table"
+    }
+    if (name !== undefined && !this.#jobs.has(name)) return;
+    const delay = runAt ? new Date(runAt).getTime() - Date.now() : 0;
+    if (delay > 0) this.#wakeAfter(delay);
+    else this.#wake();
+  }
+
+  #wakeAfter(ms: number): void {
+    const timer = setTimeout(() => {
+      this.#wakeTimers.delete(timer);
+      this.#wake();
+    }, ms + 1);
+    this.#wakeTimers.add(timer);
+  }
+
+  #schedulePoll(): void {
+    this.#pollTimer = setTimeout(() => {
+      this.#wake();
+      this.#cleanupIfDue();
+      if (!this.#stopping) this.#schedulePoll();
+    }, this.#pollIntervalMs);
+  }
+
+  /** Claims as many jobs as there are free slots; coalesces concurrent wake-ups. */
+  #wake(): void {
+    if (this.#stopping || !this.#started) return;
+    if (this.#claiming) {
+      this.#claimAgain = true;
+      return;
+    }
+    this.#claiming = true;
+    void this.#claimLoop().finally(() => {
+      this.#claiming = false;
+    });
+  }
+
+  async #claimLoop(): Promise<void> {
+    do {
+      this.#claimAgain = false;
+      const free = this.#concurrency - this.#running.size;
+      if (free <= 0 || this.#jobs.size === 0) return;
+      let rows: ClaimedRow[];
+      try {
+        rows = await this.#claim(free);
+      } catch (error) {
+        this.#logger.error({ err: error }, 'claiming jobs failed');
+        return;
+      }
+      for (const row of rows) this.#run(row);
+      if (rows.length === free) this.#claimAgain = true;
+    } while (this.#claimAgain && !this.#stopping);
+  }
+
+  async #claim(limit: number): Promise<ClaimedRow[]> {
+    const names = [...this.#jobs.keys()];
+    const leaseMs =
+      Math.max(...[...this.#jobs.values()].map((j) => j.definition.timeoutMs ?? DEFAULT_TIMEOUT_MS)) + LEASE_GRACE_MS;
+    const { rows } = await sql<ClaimedRow>`
+      update jobs set
+        status = 'running',
+        attempts = attempts + 1,
+        locked_by = ${this.#workerId},
+        locked_until = statement_timestamp() + ${leaseMs} * interval '1 millisecond',
+        updated_at = statement_timestamp()
+      where id in (
+        select id from jobs
+        where name = any(${names}::text[])
+          and ((status = 'queued' and run_at <= statement_timestamp())
+            or (status = 'running' and locked_until < statement_timestamp()))
+        order by run_at, id
+        limit ${limit}
+        for update skip locked
+      )
+      returning id, name, payload, attempts, max_attempts as "maxAttempts"`.execute(this.#database.db);
+    return rows;
+  }
+
+  #run(row: ClaimedRow): void {
+    const task = this.#execute(row).finally(() => {
+      this.#running.delete(task);
+      this.#wake();
+    });
+    this.#running.add(task);
+  }
+
+  async #execute(row: ClaimedRow): Promise<void> {
+    const registered = this.#jobs.get(row.name);
+    if (!registered) return;
+    const { definition, handler } = registered;
+    const log = this.#logger.child({ job: row.name, jobId: row.id, attempt: row.attempts });
+    if (row.attempts > row.maxAttempts) {
+      await this.#fail(row, 'Gave up after the worker holding it stopped responding');
+      return;
+    }
+    const parsed = definition.payload.safeParse(row.payload);
+    if (!parsed.success) {
+      await this.#fail(row, `Invalid payload: ${parsed.error.message}`);
+      return;
+    }
+    const controller = new AbortController();
+    const timeoutMs = definition.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = setTimeout(() => controller.abort(new Error(`Timed out after ${timeoutMs} ms`)), timeoutMs);
+    const context: JobContext = {
+      jobId: row.id,
+      attempt: row.attempts,
+      maxAttempts: row.maxAttempts,
+      signal: controller.signal,
+    };
+    try {
+      await Promise.race([
+        handler(parsed.data, context),
+        new Promise<never>((_, reject) => {
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
+        }),
+      ]);
+      await sql`
+        update jobs set status = 'completed', completed_at = statement_timestamp(), updated_at = statement_timestamp(),
+          locked_by = null, locked_until = null, last_error = null
+        where id = ${row.id} and locked_by = ${this.#workerId}`.execute(this.#database.db);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (error instanceof PermanentJobError || row.attempts >= row.maxAttempts) {
+        log.warn({ err: error }, 'job failed');
+        await this.#fail(row, message);
+      } else {
+        const delay =
+          error instanceof RetryLaterError
+            ? error.retryAfterMs
+            : backoffDelay(row.attempts, definition.backoffMs ?? DEFAULT_BACKOFF_MS, definition.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
+        log.info({ err: error, retryInMs: delay }, 'job failed; will retry');
+        await sql`
+          update jobs set status = 'queued', run_at = statement_timestamp() + ${delay} * interval '1 millisecond',
+            locked_by = null, locked_until = null, last_error = ${message}, updated_at = statement_timestamp()
+          where id = ${row.id} and locked_by = ${this.#workerId}`.execute(this.#database.db);
+        this.#wakeAfter(delay);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #fail(row: ClaimedRow, message: string): Promise<void> {
+    await sql`
+      update jobs set status = 'failed', last_error = ${message}, completed_at = statement_timestamp(),
+        locked_by = null, locked_until = null, updated_at = statement_timestamp()
+      where id = ${row.id} and locked_by = ${this.#workerId}`.execute(this.#database.db);
+  }
+
+  #cleanupIfDue(): void {
+    if (Date.now() - this.#lastCleanup < CLEANUP_EVERY_MS) return;
+    this.#lastCleanup = Date.now();
+    sql`delete from jobs where (status = 'completed' and completed_at < statement_timestamp() - interval '7 days')
+        or (status = 'failed' and completed_at < statement_timestamp() - interval '30 days')`
+      .execute(this.#database.db)
+      .catch((error: unknown) => this.#logger.warn({ err: error }, 'job cleanup failed'));
+  }
+}
+
+/** base·2^(attempt-1), capped, with ±20 % jitter so a burst of failures does not retry in lockstep. */
+export function backoffDelay(attempt: number, baseMs: number, maxMs: number): number {
+  const raw = Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  const jitter = raw * 0.2 * (Math.random() * 2 - 1);
+  return Math.max(0, Math.round(raw + jitter));
+}

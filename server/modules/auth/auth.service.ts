@@ -1,0 +1,302 @@
+/**
+ * Authentication with the spec's rules (part 1 §2.6–2.9, §4, §5, §8) around better-auth:
+ * the lockout ledger, the exact error codes and texts, no account discovery, single-use hashed
+ * verification links, and e-mail through the outbox/SMTP job.
+ */
+import { isAPIError } from 'better-auth/api';
+import type { Logger } from 'pino';
+import { AUTH_MESSAGES, type SignInResponse } from '../../../common/api/auth';
+import type { CurrentUser } from '../../../common/api/users';
+import type { Config } from '../../config';
+import type { Clock } from '../../lib/clock';
+import { randomToken } from '../../lib/crypto';
+import { AppError } from '../../lib/errors';
+import type { EmailService } from '../email/email.service';
+import { accountExistsEmail, verificationEmail } from '../email/email.templates';
+import type { SecurityEventsRepository } from '../security/security-events.repository';
+import { toCurrentUser, type UsersRepository } from '../users/users.repository';
+import type { SessionUser } from '../../http/access';
+import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
+import { EMAIL_VERIFICATION_PREFIX } from './better-auth.plugin';
+import { isLocked, LOCKOUT, minutesLeft } from './lockout';
+import type { LockoutRepository } from './lockout.repository';
+
+const RESET_PREFIX = 'reset-password:';
+
+/** What a request tells the auth layer: its headers (cookies) and the caller's address. */
+export interface RequestMeta {
+  headers: Headers;
+  ip: string;
+  userAgent: string | null;
+}
+
+/** A result plus the Set-Cookie headers better-auth produced for it. */
+export interface WithCookies<T> {
+  result: T;
+  cookies: string[];
+}
+
+export interface AuthServiceDeps {
+  config: Config;
+  auth: BetterAuth;
+  users: UsersRepository;
+  lockout: LockoutRepository;
+  securityEvents: SecurityEventsRepository;
+  emails: EmailService;
+  clock: Clock;
+  logger: Logger;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (!isAPIError(error)) return undefined;
+  const body = error.body as { code?: unknown } | undefined;
+  return typeof body?.code === 'string' ? body.code : undefined;
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  get googleEnabled(): boolean {
+    return this.deps.config.google !== undefined;
+  }
+
+  /** The signed-in user of a request, or null; renews the session cookie when due. */
+  async resolveSession(headers: Headers): Promise<WithCookies<SessionUser | null>> {
+    const cookie = headers.get('cookie');
+    if (!cookie?.includes('session_token')) return { result: null, cookies: [] };
+    const { headers: out, response } = await this.deps.auth.api.getSession({ headers, returnHeaders: true });
+    const cookies = out.getSetCookie();
+    if (!response) return { result: null, cookies };
+    const user = await this.deps.users.findUserById(response.user.id);
+    if (!user || user.disabledAt) return { result: null, cookies };
+    return {
+      result: {
+        id: user.id,
+        email: user.email,
+        name: user.fullName,
+        role: user.role,
+        clientId: user.clientId,
+        sessionId: response.session.id,
+        emailVerified: user.emailVerified,
+      },
+      cookies,
+    };
+  }
+
+  async signUp(input: { name: string; email: string; password: string }, meta: RequestMeta): Promise<void> {
+    const existing = await this.deps.users.findUserByEmail(input.email);
+    if (existing) {
+      // Same answer as for a new account (no account discovery); the owner learns by e-mail.
+      await this.#sendAccountExists(existing.email, existing.fullName);
+      return;
+    }
+    let userId: string;
+    try {
+      const result = await this.deps.auth.api.signUpEmail({
+        body: { name: input.name, email: input.email, password: input.password },
+        headers: meta.headers,
+      });
+      userId = result.user.id;
+    } catch (error) {
+      if (errorCode(error) === 'USER_ALREADY_EXISTS' || errorCode(error) === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') {
+        await this.#sendAccountExists(input.email, input.name);
+        return;
+      }
+      throw error;
+    }
+    await this.sendVerificationEmail({ id: userId, email: input.email, name: input.name });
+  }
+
+  async signIn(input: { email: string; password: string }, meta: RequestMeta): Promise<WithCookies<SignInResponse>> {
+    const { email } = input;
+    const now = this.deps.clock.now();
+    const state = await this.deps.lockout.getState(email);
+    if (isLocked(state, now)) {
+      // Refused without looking at the password; counts as a flagged failure.
+      const outcome = await this.deps.lockout.recordFailure(email, now, true);
+      await this.#escalateIfNeeded(outcome.escalated, outcome.state.severity, email, meta, now);
+      throw this.#lockedError(minutesLeft(outcome.state, now));
+    }
+
+    try {
+      const { headers, response } = await this.deps.auth.api.signInEmail({
+        body: { email, password: input.password, rememberMe: true },
+        headers: meta.headers,
+        returnHeaders: true,
+      });
+      await this.deps.lockout.clear(email);
+      const cookies = headers.getSetCookie();
+      if ('twoFactorRedirect' in response && response.twoFactorRedirect) {
+        return { result: { twoFactorRequired: true }, cookies };
+      }
+      const user = await this.deps.users.getUserById(response.user.id);
+      return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies };
+    } catch (error) {
+      const code = errorCode(error);
+      if (code === 'INVALID_EMAIL_OR_PASSWORD') {
+        const outcome = await this.deps.lockout.recordFailure(email, now, false);
+        await this.#escalateIfNeeded(outcome.escalated, outcome.state.severity, email, meta, now);
+        if (outcome.lockedNow) {
+          await this.deps.securityEvents.record({
+            type: 'auth.account_locked',
+            severity: 'warning',
+            email,
+            ipAddress: meta.ip,
+            userAgent: meta.userAgent,
+            details: { failedAttempts: outcome.state.failedCount, lockMinutes: LOCKOUT.lockMs / 60_000 },
+            at: now,
+          });
+          throw this.#lockedError(minutesLeft(outcome.state, now));
+        }
+        throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidCredentials(outcome.remaining));
+      }
+      if (code === 'EMAIL_NOT_VERIFIED') {
+        // The password was right: send a fresh link rather than leave the user stuck.
+        const user = await this.deps.users.findUserByEmail(email);
+        if (user && !user.emailVerified) {
+          await this.deps.lockout.clear(email);
+          await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
+        }
+        throw new AppError('AUTH_ERROR', AUTH_MESSAGES.emailNotVerified, { details: { reason: 'email_not_verified' } });
+      }
+      throw error;
+    }
+  }
+
+  async verifyTwoFactor(
+    input: { code: string; kind: 'totp' | 'backup'; trustDevice: boolean },
+    meta: RequestMeta,
+  ): Promise<WithCookies<SignInResponse>> {
+    try {
+      const body = { code: input.code, trustDevice: input.trustDevice };
+      const { headers, response } =
+        input.kind === 'totp'
+          ? await this.deps.auth.api.verifyTOTP({ body, headers: meta.headers, returnHeaders: true })
+          : await this.deps.auth.api.verifyBackupCode({ body, headers: meta.headers, returnHeaders: true });
+      const user = await this.deps.users.getUserById(response.user.id);
+      return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies: headers.getSetCookie() };
+    } catch (error) {
+      if (isAPIError(error)) {
+        const code = errorCode(error);
+        if (code === 'INVALID_TWO_FACTOR_COOKIE' || code === 'TWO_FACTOR_NOT_ENABLED') {
+          throw new AppError('AUTH_ERROR', 'Your sign-in expired. Please sign in again.', { details: { reason: 'restart' } });
+        }
+        throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidTwoFactorCode, { cause: error });
+      }
+      throw error;
+    }
+  }
+
+  async signOut(meta: RequestMeta): Promise<WithCookies<null>> {
+    try {
+      const { headers } = await this.deps.auth.api.signOut({ headers: meta.headers, returnHeaders: true });
+      return { result: null, cookies: headers.getSetCookie() };
+    } catch (error) {
+      // Signing out without a valid session still clears whatever cookie the browser holds.
+      if (isAPIError(error)) return { result: null, cookies: [] };
+      throw error;
+    }
+  }
+
+  async sendVerificationEmail(user: { id: string; email: string; name: string }): Promise<void> {
+    const token = randomToken();
+    const context = await this.deps.auth.$context;
+    await context.internalAdapter.createVerificationValue({
+      identifier: `${EMAIL_VERIFICATION_PREFIX}${token}`,
+      value: user.id,
+      expiresAt: new Date(Date.now() + TOKEN_TTL_SECONDS * 1000),
+    });
+    const url = `${this.deps.config.publicUrl}/api/v1/auth/verify-email?token=${encodeURIComponent(token)}`;
+    await this.deps.emails.send(user.email, verificationEmail(user.name, url));
+  }
+
+  /** Same answer whether or not the address has an account. */
+  async resendVerification(email: string): Promise<void> {
+    const user = await this.deps.users.findUserByEmail(email);
+    if (user && !user.emailVerified) await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
+  }
+
+  /** Consumes a verification link and signs its user in. */
+  async verifyEmail(token: string, meta: RequestMeta): Promise<WithCookies<boolean>> {
+    try {
+      const { headers } = await this.deps.auth.api.parleyVerifyEmail({ body: { token }, headers: meta.headers, returnHeaders: true });
+      return { result: true, cookies: headers.getSetCookie() };
+    } catch (error) {
+      if (isAPIError(error)) return { result: false, cookies: [] };
+      throw error;
+    }
+  }
+
+  /** Sends a reset link when the address has an account; the answer is the same either way. */
+  async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {
+    await this.deps.auth.api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' }, headers: meta.headers });
+  }
+
+  async isResetTokenValid(token: string): Promise<boolean> {
+    const context = await this.deps.auth.$context;
+    const row = await context.internalAdapter.findVerificationValue(`${RESET_PREFIX}${token}`);
+    return row !== null && row.expiresAt.getTime() > Date.now();
+  }
+
+  async resetPassword(token: string, password: string, meta: RequestMeta): Promise<void> {
+    const context = await this.deps.auth.$context;
+    const row = await context.internalAdapter.findVerificationValue(`${RESET_PREFIX}${token}`);
+    try {
+      await this.deps.auth.api.resetPassword({ body: { token, newPassword: password }, headers: meta.headers });
+    } catch (error) {
+      if (isAPIError(error)) throw new AppError('GONE', AUTH_MESSAGES.invalidResetLink, { cause: error });
+      throw error;
+    }
+    const user = row ? await this.deps.users.findUserById(row.value) : undefined;
+    if (user) {
+      // Proving ownership of the mailbox lifts a lockout.
+      await this.deps.lockout.clear(user.email);
+      await this.deps.securityEvents.record({
+        type: 'auth.password_reset',
+        userId: user.id,
+        email: user.email,
+        ipAddress: meta.ip,
+        userAgent: meta.userAgent,
+      });
+    }
+  }
+
+  /** Starts Google sign-in: the identity provider's URL plus the state cookie. */
+  async startGoogleSignIn(redirectTo: string, errorTo: string, meta: RequestMeta): Promise<WithCookies<string>> {
+    if (!this.googleEnabled) throw new AppError('NOT_FOUND', 'Google sign-in is not configured');
+    const { headers, response } = await this.deps.auth.api.signInSocial({
+      body: { provider: GOOGLE_PROVIDER_ID, callbackURL: redirectTo, errorCallbackURL: errorTo, disableRedirect: true },
+      headers: meta.headers,
+      returnHeaders: true,
+    });
+    if (!response.url) throw new AppError('UNAVAILABLE', 'Google sign-in is unavailable right now. Please try again later.');
+    return { result: response.url, cookies: headers.getSetCookie() };
+  }
+
+  async getCurrentUser(userId: string): Promise<CurrentUser> {
+    return toCurrentUser(await this.deps.users.getUserById(userId));
+  }
+
+  #lockedError(minutes: number): AppError {
+    return new AppError('RATE_LIMITED', AUTH_MESSAGES.locked(minutes), { retryAfterSeconds: minutes * 60 });
+  }
+
+  async #escalateIfNeeded(escalated: boolean, severity: number, email: string, meta: RequestMeta, at: Date): Promise<void> {
+    if (!escalated) return;
+    this.deps.logger.warn({ email, severity }, 'repeated failed sign-ins escalated');
+    await this.deps.securityEvents.record({
+      type: 'auth.login_escalated',
+      severity: 'critical',
+      email,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      details: { severity },
+      at,
+    });
+  }
+
+  async #sendAccountExists(email: string, name: string): Promise<void> {
+    const base = this.deps.config.publicUrl;
+    await this.deps.emails.send(email, accountExistsEmail(name, `${base}/login`, `${base}/forgot-password`));
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * better-auth does the parts an auth library does well — password accounts, server-side
+ * sessions, reset tokens, TOTP two-factor, OpenID Connect sign-in with PKCE, state and nonce.
+ * Parley never exposes its HTTP handler wholesale: our own routes (auth.routes.ts) call
+ * `auth.api.*` so the spec's texts, codes, lockout and validation hold, and only the OAuth
+ * callback path is mounted (better-auth.routes.ts).
+ */
+import { betterAuth, type BetterAuthOptions } from 'better-auth';
+import { genericOAuth, twoFactor } from 'better-auth/plugins';
+import type { Logger } from 'pino';
+import type { Config } from '../../config';
+import type { Db } from '../../db/database';
+import { DEFAULT_ROLE } from '../../../common/roles';
+import { hashPassword, verifyPassword } from './password-hash';
+import { parleyAuthPlugin } from './better-auth.plugin';
+
+export const AUTH_BASE_PATH = '/api/auth';
+export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+export const SESSION_RENEW_AFTER_SECONDS = 24 * 60 * 60;
+export const TOKEN_TTL_SECONDS = 60 * 60;
+export const GOOGLE_PROVIDER_ID = 'google';
+
+/** The reset page link mailed to the user (the page checks the token, then posts the new password). */
+export function passwordResetUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+export interface BetterAuthDeps {
+  config: Config;
+  db: Db;
+  secret: string;
+  logger: Logger;
+  /** Called by better-auth when a reset was requested for an existing account. */
+  sendPasswordReset: (user: { id: string; email: string; name: string }, token: string) => Promise<void>;
+}
+
+export function createBetterAuth(deps: BetterAuthDeps) {
+  const { config, db, logger } = deps;
+  const log = logger.child({ component: 'better-auth' });
+  const options = {
+    appName: 'Parley',
+    baseURL: config.publicUrl,
+    basePath: AUTH_BASE_PATH,
+    secret: deps.secret,
+    database: { db, type: 'postgres' },
+    telemetry: { enabled: false },
+    trustedOrigins: [new URL(config.publicUrl).origin],
+    logger: {
+      level: 'warn',
+      log: (level, message, ...args) => {
+        const method = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug';
+        log[method]({ args: args.length ? args : undefined }, message);
+      },
+    },
+    // Per-IP limits are Fastify's (auth.routes.ts); the lockout is ours (lockout.ts).
+    rateLimit: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      minPasswordLength: 8,
+      maxPasswordLength: 128,
+      password: { hash: hashPassword, verify: verifyPassword },
+      resetPasswordTokenExpiresIn: TOKEN_TTL_SECONDS,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user, token }) => {
+        await deps.sendPasswordReset({ id: user.id, email: user.email, name: user.name }, token);
+      },
+    },
+    // Verification e-mails are ours (single-use hashed tokens, better-auth.plugin.ts); this hook
+    // only exists because better-auth requires one when verification is required.
+    emailVerification: {
+      sendOnSignUp: false,
+      sendOnSignIn: false,
+      sendVerificationEmail: async () => undefined,
+    },
+    user: {
+      modelName: 'users',
+      fields: { name: 'fullName', image: 'avatarUrl' },
+      additionalFields: {
+        phone: { type: 'string', required: false, input: false },
+        company: { type: 'string', required: false, input: false },
+      },
+    },
+    session: {
+      modelName: 'sessions',
+      expiresIn: SESSION_TTL_SECONDS,
+      updateAge: SESSION_RENEW_AFTER_SECONDS,
+      // Every request reads the session row, so a revoked session stops working at once.
+      cookieCache: { enabled: false },
+    },
+    account: {
+      modelName: 'accounts',
+      // A social account whose provider vouches for the e-mail links to the existing user.
+      accountLinking: { enabled: true, trustedProviders: [], allowDifferentEmails: false },
+    },
+    verification: { modelName: 'verifications', storeIdentifier: 'hashed' },
+    advanced: {
+      cookiePrefix: 'parley',
+      useSecureCookies: config.publicUrl.startsWith('https://'),
+      database: { generateId: 'uuid' },
+      ipAddress: { ipAddressHeaders: config.trustProxy ? ['x-forwarded-for'] : ['x-parley-client-ip'] },
+    },
+    databaseHooks: {
+      session: {
+        create: {
+          // Every way of signing in creates a session: record it as the user's last login.
+          after: async (session) => {
+            await db.updateTable('users').set({ lastLoginAt: session.createdAt }).where('id', '=', session.userId).execute();
+          },
+        },
+      },
+      user: {
+        create: {
+          // Every account gets a role row (the spec's fallback role) the moment it exists.
+          after: async (user) => {
+            await db
+              .insertInto('userRoles')
+              .values({ userId: user.id, role: DEFAULT_ROLE })
+              .onConflict((oc) => oc.column('userId').doNothing())
+              .execute();
+            await db.insertInto('roleChanges').values({ userId: user.id, oldRole: null, newRole: DEFAULT_ROLE }).execute();
+          },
+        },
+      },
+    },
+    plugins: [
+      twoFactor({
+        issuer: 'Parley',
+        schema: { twoFactor: { modelName: 'twoFactors' } },
+        totpOptions: { digits: 6, period: 30 },
+        backupCodeOptions: { amount: 10, length: 10 },
+      }),
+      parleyAuthPlugin(),
+      // Always present (with no provider when Google is not configured) so the API type is stable.
+      genericOAuth({
+        config: config.google
+          ? [
+              {
+                providerId: GOOGLE_PROVIDER_ID,
+                clientId: config.google.clientId,
+                clientSecret: config.google.clientSecret,
+                discoveryUrl: `${config.google.issuer.replace(/\/+$/u, '')}/.well-known/openid-configuration`,
+                scopes: ['openid', 'email', 'profile'],
+                pkce: true,
+              },
+            ]
+          : [],
+      }),
+    ],
+  } satisfies BetterAuthOptions;
+  return betterAuth(options);
+}
+
+export type BetterAuth = ReturnType<typeof createBetterAuth>;

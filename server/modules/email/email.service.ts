@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import type { Email } from '../../db/schema';
+import { PermanentJobError } from '../../jobs/define-job';
+import type { JobQueue } from '../../jobs/queue';
+import { notFound } from '../../lib/errors';
+import { deliverEmailJob } from './email.job';
+import type { RenderedEmail } from './email.templates';
+import type { EmailTransport } from './email.transport';
+
+/** What stays of a message body once SMTP has delivered it (links in it are credentials). */
+export const DELIVERED_BODY_PLACEHOLDER = '[Delivered by SMTP. The body is not kept because it may contain a sign-in link.]';
+
+export interface EmailServiceDeps {
+  db: Db;
+  queue: JobQueue;
+  transport: EmailTransport;
+  logger: Logger;
+}
+
+export class EmailService {
+  constructor(private readonly deps: EmailServiceDeps) {}
+
+  /**
+   * Stores the message and enqueues its delivery in one transaction (or in the caller's, when
+   * `db` is a transaction), so a message is either fully recorded and queued or not at all.
+   */
+  async send(to: string, email: RenderedEmail, options: { db?: Db } = {}): Promise<string> {
+    const run = async (trx: Db) => {
+      const row = await trx
+        .insertInto('emails')
+        .values({ kind: email.kind, toAddress: to, subject: email.subject, textBody: email.text, htmlBody: email.html })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await this.deps.queue.enqueue(deliverEmailJob, { emailId: row.id }, { db: trx });
+      return row.id;
+    };
+    return options.db ? run(options.db) : this.deps.db.transaction().execute(run);
+  }
+
+  /** The job handler: hands the message to the transport and records the outcome. */
+  async deliver(emailId: string, attempt: number, maxAttempts: number): Promise<void> {
+    const email = await this.deps.db.selectFrom('emails').selectAll().where('id', '=', emailId).executeTakeFirst();
+    if (!email) throw new PermanentJobError(`E-mail ${emailId} no longer exists`);
+    if (email.status === 'sent' || email.status === 'stored') return;
+    const { transport } = this.deps;
+    try {
+      const { messageId } = await transport.send({
+        to: email.toAddress,
+        subject: email.subject,
+        text: email.textBody,
+        html: email.htmlBody,
+      });
+      const delivered = transport.kind === 'smtp';
+      await this.deps.db
+        .updateTable('emails')
+        .set({
+          status: delivered ? 'sent' : 'stored',
+          transport: transport.kind,
+          attempts: attempt,
+          lastError: null,
+          providerMessageId: messageId,
+          sentAt: new Date(),
+          ...(delivered ? { textBody: DELIVERED_BODY_PLACEHOLDER, htmlBody: null } : {}),
+        })
+        .where('id', '=', emailId)
+        .execute();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.deps.db
+        .updateTable('emails')
+        .set({ attempts: attempt, lastError: message, ...(attempt >= maxAttempts ? { status: 'failed' as const } : {}) })
+        .where('id', '=', emailId)
+        .execute();
+      throw error;
+    }
+  }
+
+  async findEmails(limit = 100): Promise<Email[]> {
+    return this.deps.db.selectFrom('emails').selectAll().orderBy('createdAt', 'desc').limit(limit).execute();
+  }
+
+  async getEmail(id: string): Promise<Email> {
+    const email = await this.deps.db.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!email) throw notFound('E-mail');
+    return email;
+  }
+}

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ParleyServices } from '../../app';
+import { CommandError, runCommand } from '../../cli/commands';
+import { AppError } from '../../lib/errors';
+
+/**
+ * Runs an operator command inside this server, for the CLI when this process holds the embedded
+ * database. Authenticated by the control token in DATA_DIR/parley.lock (readable only by the OS
+ * user running Parley); no cookies, so no CSRF token.
+ */
+export const controlRoutes: FastifyPluginAsyncZod<{ services: ParleyServices }> = async (app, { services }) => {
+  app.post(
+    '/api/internal/cli',
+    {
+      config: { access: 'control', csrf: false },
+      schema: {
+        hide: true,
+        body: z.object({ command: z.string().min(1).max(100), flags: z.record(z.string(), z.union([z.string(), z.boolean()])) }),
+      },
+    },
+    async (request) => {
+      try {
+        return { result: await runCommand(services, request.body.command, request.body.flags) };
+      } catch (error) {
+        if (error instanceof CommandError) throw new AppError('VALIDATION_ERROR', error.message);
+        throw error;
+      }
+    },
+  );
+};

@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import type { CurrentUser } from '../../../common/api/users';
+import { DEFAULT_ROLE, type Role } from '../../../common/roles';
+import type { Db } from '../../db/database';
+import { notFound } from '../../lib/errors';
+
+export interface UserWithRole {
+  id: string;
+  email: string;
+  fullName: string;
+  avatarUrl: string | null;
+  phone: string | null;
+  company: string | null;
+  clientId: string | null;
+  emailVerified: boolean;
+  twoFactorEnabled: boolean;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+  disabledAt: Date | null;
+  role: Role;
+  roleAssignedBy: string | null;
+  roleAssignedAt: Date | null;
+}
+
+export function toCurrentUser(u: UserWithRole): CurrentUser {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.fullName,
+    role: u.role,
+    avatarUrl: u.avatarUrl,
+    phone: u.phone,
+    company: u.company,
+    clientId: u.clientId,
+    emailVerified: u.emailVerified,
+    mfaEnabled: u.twoFactorEnabled,
+    createdAt: u.createdAt.toISOString(),
+    lastLogin: u.lastLoginAt ? u.lastLoginAt.toISOString() : null,
+  };
+}
+
+export class UsersRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Users joined with their role; a user without a role row reads as the default role. */
+  selectUsersWithRole(db: Db = this.db) {
+    return db
+      .selectFrom('users')
+      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
+      .select([
+        'users.id',
+        'users.email',
+        'users.fullName',
+        'users.avatarUrl',
+        'users.phone',
+        'users.company',
+        'users.clientId',
+        'users.emailVerified',
+        'users.twoFactorEnabled',
+        'users.createdAt',
+        'users.lastLoginAt',
+        'users.disabledAt',
+        sql<Role>`coalesce(user_roles.role, ${DEFAULT_ROLE})`.as('role'),
+        'userRoles.assignedBy as roleAssignedBy',
+        'userRoles.assignedAt as roleAssignedAt',
+      ]);
+  }
+
+  async findUserById(id: string, db: Db = this.db): Promise<UserWithRole | undefined> {
+    return this.selectUsersWithRole(db).where('users.id', '=', id).executeTakeFirst();
+  }
+
+  async getUserById(id: string, db: Db = this.db): Promise<UserWithRole> {
+    const user = await this.findUserById(id, db);
+    if (!user) throw notFound('User');
+    return user;
+  }
+
+  async findUserByEmail(email: string): Promise<UserWithRole | undefined> {
+    return this.selectUsersWithRole().where('users.email', '=', email).executeTakeFirst();
+  }
+
+  async touchLastLogin(userId: string, at: Date): Promise<void> {
+    await this.db.updateTable('users').set({ lastLoginAt: at }).where('id', '=', userId).execute();
+  }
+}

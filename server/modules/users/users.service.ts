@@ -1,0 +1,202 @@
+import { sql } from 'kysely';
+import type { Logger } from 'pino';
+import { ROLE_CHANGE_MESSAGES, type UserSummary } from '../../../common/api/users';
+import { newPasswordSchema } from '../../../common/validation/auth';
+import type { Role } from '../../../common/roles';
+import type { Db } from '../../db/database';
+import type { SessionUser } from '../../http/access';
+import type { SecurityEventsRepository } from '../security/security-events.repository';
+import { randomToken } from '../../lib/crypto';
+import { AppError, isUniqueViolation } from '../../lib/errors';
+import { hashPassword } from '../auth/password-hash';
+import type { UsersRepository, UserWithRole } from './users.repository';
+
+export function toUserSummary(u: UserWithRole): UserSummary {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.fullName,
+    role: u.role,
+    status: u.disabledAt ? 'disabled' : u.emailVerified ? 'active' : 'unverified',
+    clientId: u.clientId,
+    mfaEnabled: u.twoFactorEnabled,
+    createdAt: u.createdAt.toISOString(),
+    lastLogin: u.lastLoginAt ? u.lastLoginAt.toISOString() : null,
+    roleAssignedBy: u.roleAssignedBy,
+    roleAssignedAt: u.roleAssignedAt ? u.roleAssignedAt.toISOString() : null,
+  };
+}
+
+export interface CreateUserCommand {
+  email: string;
+  name: string;
+  password: string;
+  role: Role;
+  clientId?: string | null;
+  /** The admin who created the account (null for the system and the command line). */
+  assignedBy?: string | null;
+}
+
+export interface UsersServiceDeps {
+  db: Db;
+  users: UsersRepository;
+  securityEvents: SecurityEventsRepository;
+  logger: Logger;
+}
+
+/** Advisory lock key that serialises every change to the set of administrators. */
+const ADMIN_ROLES_LOCK = 0x7061726c;
+
+export class UsersService {
+  constructor(private readonly deps: UsersServiceDeps) {}
+
+  /**
+   * Creates an active account whose e-mail counts as verified, with its password and role, in one
+   * transaction: either all of it exists afterwards or none of it.
+   */
+  async createUser(command: CreateUserCommand): Promise<UserWithRole> {
+    const passwordHash = await hashPassword(command.password);
+    try {
+      return await this.deps.db.transaction().execute(async (trx) => {
+        if (command.clientId) {
+          const client = await trx.selectFrom('clients').select('id').where('id', '=', command.clientId).executeTakeFirst();
+          if (!client) throw new AppError('VALIDATION_ERROR', 'Client not found', { fields: { clientId: 'Client not found' } });
+        }
+        const user = await trx
+          .insertInto('users')
+          .values({ email: command.email, fullName: command.name, emailVerified: true, clientId: command.clientId ?? null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await trx
+          .insertInto('accounts')
+          .values({ userId: user.id, accountId: user.id, providerId: 'credential', password: passwordHash })
+          .execute();
+        await trx.insertInto('userRoles').values({ userId: user.id, role: command.role, assignedBy: command.assignedBy ?? null }).execute();
+        await trx
+          .insertInto('roleChanges')
+          .values({ userId: user.id, oldRole: null, newRole: command.role, assignedBy: command.assignedBy ?? null })
+          .execute();
+        return this.deps.users.getUserById(user.id, trx);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AppError('CONFLICT', 'An account with this email already exists', {
+          fields: { email: 'An account with this email already exists' },
+          cause: error,
+        });
+      }
+      throw error;
+    }
+  }
+
+  async findUsers(filter: { search?: string | undefined; role?: Role | undefined }): Promise<UserSummary[]> {
+    let query = this.deps.users.selectUsersWithRole().orderBy('users.createdAt', 'asc');
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+      query = query.where((eb) => eb.or([eb('users.email', 'ilike', pattern), eb('users.fullName', 'ilike', pattern)]));
+    }
+    if (filter.role) query = query.where(sql<Role>`coalesce(user_roles.role, 'client')`, '=', filter.role);
+    return (await query.execute()).map(toUserSummary);
+  }
+
+  /**
+   * Role change with the spec's rules: only admins, never one's own role, never the last
+   * administrator. The check and the write happen under one transaction-scoped lock, so two admins
+   * demoting each other at the same moment cannot leave zero.
+   */
+  async changeRole(actor: SessionUser, targetUserId: string, role: Role): Promise<UserSummary> {
+    if (actor.role !== 'admin') throw new AppError('FORBIDDEN', ROLE_CHANGE_MESSAGES.notAdmin);
+    if (actor.id === targetUserId) {
+      throw new AppError('BAD_REQUEST', ROLE_CHANGE_MESSAGES.ownRole, { details: { reason: 'own_role' } });
+    }
+    const updated = await this.deps.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${ADMIN_ROLES_LOCK})`.execute(trx);
+      const target = await this.deps.users.getUserById(targetUserId, trx);
+      if (target.role === role) return target;
+      if (target.role === 'admin') {
+        const { count } = await trx
+          .selectFrom('userRoles')
+          .innerJoin('users', 'users.id', 'userRoles.userId')
+          .select((eb) => eb.fn.countAll<number>().as('count'))
+          .where('userRoles.role', '=', 'admin')
+          .where('users.disabledAt', 'is', null)
+          .executeTakeFirstOrThrow();
+        if (Number(count) <= 1) {
+          throw new AppError('CONFLICT', ROLE_CHANGE_MESSAGES.lastAdmin, { details: { reason: 'last_admin' } });
+        }
+      }
+      const now = new Date();
+      await trx
+        .insertInto('userRoles')
+        .values({ userId: target.id, role, assignedBy: actor.id, assignedAt: now })
+        .onConflict((oc) => oc.column('userId').doUpdateSet({ role, assignedBy: actor.id, assignedAt: now }))
+        .execute();
+      await trx.insertInto('roleChanges').values({ userId: target.id, oldRole: target.role, newRole: role, assignedBy: actor.id }).execute();
+      await this.deps.securityEvents.record(
+        {
+          type: 'users.role_changed',
+          severity: 'warning',
+          userId: target.id,
+          email: target.email,
+          details: { from: target.role, to: role, by: actor.id },
+        },
+        trx,
+      );
+      return this.deps.users.getUserById(target.id, trx);
+    });
+    return toUserSummary(updated);
+  }
+
+  async adminExists(db: Db = this.deps.db): Promise<boolean> {
+    const row = await db.selectFrom('userRoles').select('userId').where('role', '=', 'admin').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Whenever Parley starts without an administrator, it creates one: from ADMIN_EMAIL /
+   * ADMIN_PASSWORD, or with a generated password printed once (never stored in clear).
+   */
+  async ensureFirstAdmin(admin: { email: string | undefined; password: string | undefined; name: string }): Promise<FirstAdminResult> {
+    if (await this.adminExists()) return { created: false };
+    const email = (admin.email ?? 'admin@parley.local').trim().toLowerCase();
+    const generated = admin.password === undefined;
+    const password = admin.password ?? generatePassword();
+    const checked = newPasswordSchema.safeParse(password);
+    if (!checked.success) {
+      throw new Error(`ADMIN_PASSWORD does not meet the password policy: ${checked.error.issues[0]?.message ?? ''}`);
+    }
+    const existing = await this.deps.users.findUserByEmail(email);
+    if (existing) {
+      // An account with that address exists but no administrator does: promote it.
+      await this.deps.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('userRoles')
+          .values({ userId: existing.id, role: 'admin' })
+          .onConflict((oc) => oc.column('userId').doUpdateSet({ role: 'admin', assignedBy: null, assignedAt: new Date() }))
+          .execute();
+        await trx.insertInto('roleChanges').values({ userId: existing.id, oldRole: existing.role, newRole: 'admin' }).execute();
+      });
+      return { created: false, promotedEmail: email };
+    }
+    try {
+      await this.createUser({ email, name: admin.name, password, role: 'admin' });
+    } catch (error) {
+      // Another instance created it at the same moment.
+      if (error instanceof AppError && error.code === 'CONFLICT') return { created: false };
+      throw error;
+    }
+    return { created: true, email, password: generated ? password : undefined };
+  }
+}
+
+export type FirstAdminResult =
+  | { created: false; promotedEmail?: string }
+  | { created: true; email: string; /** Only when generated; print once. */ password: string | undefined };
+
+/** A random password that satisfies the sign-up policy (complexity and strength). */
+export function generatePassword(): string {
+  for (;;) {
+    const candidate = `${randomToken(12)}-Aa1!`;
+    if (newPasswordSchema.safeParse(candidate).success) return candidate;
+  }
+}
