@@ -40,6 +40,13 @@ export interface OpenDatabaseOptions {
 
 const INT8_OID = 20;
 
+type TextParser = (value: string) => unknown;
+
+function typeParser(oid: number, format?: 'text' | 'binary'): TextParser {
+  if (oid === INT8_OID) return Number;
+  return pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text') as TextParser;
+}
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   return options.url ? openPostgres(options.url, options) : openPglite(options);
 }
@@ -81,10 +88,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
     // int8 (counts, identities) as numbers, as PGlite returns them.
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8_OID ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
+    types: { getTypeParser: typeParser as typeof pg.types.getTypeParser },
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
   if (schema) {

@@ -96,7 +96,7 @@ export class JobQueue {
 
   register<J extends JobDefinition>(definition: J, handler: JobHandler<J>): void {
     if (this.#jobs.has(definition.name)) throw new Error(`Job ${definition.name} is already registered`);
-    this.#jobs.set(definition.name, { definition, handler: handler as JobHandler<JobDefinition> });
+    this.#jobs.set(definition.name, { definition, handler: handler });
   }
 
   /** Adds a job. Returns its id, or null when a singleton with the same key is already pending. */
