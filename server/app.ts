@@ -7,7 +7,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -126,8 +126,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
 
   // HTTP
+  // Typed as Fastify's logger so the instance type matches what plugins expect.
+  const fastifyLogger: FastifyBaseLogger = logger;
   const server = Fastify({
-    loggerInstance: logger,
+    loggerInstance: fastifyLogger,
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
