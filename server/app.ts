@@ -153,7 +153,12 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await server.register(fastifySwaggerUi, { routePrefix: '/docs', staticCSP: true });
+  await server.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    // Swagger UI's default policy adds upgrade-insecure-requests, which breaks plain-HTTP installs.
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'",
+  });
   await server.register(accessPlugin, {
     registry: routes,
     controlToken: options.controlToken ?? (() => undefined),
