@@ -72,7 +72,8 @@ export const newPasswordSchema = z
     if (strength.isWeak) ctx.addIssue({ code: 'custom', message: weakPasswordMessage(strength.feedback) });
   });
 
-const NAME_CHARACTERS = /^[\p{L}\p{M}\s'-]+$/u;
+// A plain space only: tabs and line breaks are not "spaces" in a name (they break greetings and lists).
+const NAME_CHARACTERS = /^[\p{L}\p{M} '-]+$/u;
 
 export const nameSchema = z
   .string({ error: messages.nameRequired })

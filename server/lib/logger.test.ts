@@ -1,0 +1,43 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { loggerOptions, redactUrl } from './logger';
+
+describe('redactUrl', () => {
+  it.each([
+    ['/api/v1/auth/verify-email?token=abc.DEF-123', '/api/v1/auth/verify-email?token=[redacted]'],
+    ['/reset-password?token=abc&next=/x', '/reset-password?token=[redacted]&next=/x'],
+    ['/cb?state=s1&code=c2#frag', '/cb?state=[redacted]&code=[redacted]#frag'],
+    ['/hook?hub.verify_token=v&hub.challenge=42', '/hook?hub.verify_token=[redacted]&hub.challenge=42'],
+    ['/x?access_token=a&TOKEN=b', '/x?access_token=[redacted]&TOKEN=[redacted]'],
+  ])('hides secret query values in %s', (url, expected) => {
+    expect(redactUrl(url)).toBe(expected);
+  });
+
+  it.each(['/login', '/x?tokens=1', '/x?mytoken=1', '/token/abc', '/x?page=2&codes=3'])('leaves %s as it is', (url) => {
+    expect(redactUrl(url)).toBe(url);
+  });
+});
+
+describe('logger options', () => {
+  it('never writes credentials: cookies, CSRF and control headers, passwords, tokens in URLs', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const logger = pino(loggerOptions('info'), sink);
+    logger.info(
+      {
+        req: { method: 'GET', url: '/api/v1/auth/verify-email?token=SECRET1', headers: { cookie: 'SECRET2', 'user-agent': 'ua' } },
+        body: { password: 'SECRET3', newPassword: 'SECRET4', token: 'SECRET5' },
+      },
+      'request',
+    );
+    const out = lines.join('');
+    expect(out).toContain('verify-email?token=[redacted]');
+    for (const secret of ['SECRET1', 'SECRET2', 'SECRET3', 'SECRET4', 'SECRET5']) expect(out).not.toContain(secret);
+  });
+});
