@@ -65,3 +65,16 @@ export async function createTestDatabase(engine: Engine, options: { migrate?: bo
     },
   };
 }
+
+/**
+ * Another instance's view of the same database: on PostgreSQL its own connection pool (and
+ * LISTEN connection), on PGlite the same embedded database (one process can only open it once).
+ * Destroying it closes only what it opened.
+ */
+export async function secondInstance(database: TestDatabase): Promise<TestDatabase> {
+  if (database.engine === 'pglite') {
+    return { ...database, destroy: () => Promise.resolve() };
+  }
+  const other = await database.reopen();
+  return { ...other, schema: database.schema, reopen: () => database.reopen(), destroy: () => Promise.resolve() };
+}

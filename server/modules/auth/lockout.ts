@@ -1,8 +1,9 @@
 /**
- * Sign-in lockout (spec part 1 §4, §9): 5 failed attempts for one e-mail within a 15-minute
- * window block it for 30 minutes; the counter starts over once 15 minutes have passed since the
- * window opened (so also after 15 quiet minutes); severity rises by 1 per failure, by 3 for a
- * flagged one (an attempt made while locked), and reaching 10 escalates (a security event).
+ * Sign-in lockout (spec part 1 §4, §9): 5 failed attempts for one e-mail, each within 15 minutes of
+ * the previous one, block it for 30 minutes; the counter resets after 15 minutes without a failure
+ * (and when a lock has run out), not merely 15 minutes after the first failure; severity
+ * rises by 1 per failure, by 3 for a flagged one (an attempt made while locked), and reaching 10
+ * escalates (a security event).
  *
  * Pure functions over the stored state; lockout.repository.ts applies them under a row lock.
  */
@@ -52,23 +53,26 @@ export interface FailureOutcome {
 }
 
 export function registerFailure(previous: LockoutState, now: Date, flagged = false): FailureOutcome {
-  const windowExpired =
-    previous.windowStartedAt === null || now.getTime() - previous.windowStartedAt.getTime() >= LOCKOUT.windowMs;
   const locked = isLocked(previous, now);
-  // A new window starts unless the e-mail is still locked.
-  const fresh = windowExpired && !locked;
+  // Quiet: no failure for a whole window. Failures keep counting as long as they keep coming,
+  // however long ago the first one was (the spec's "resets after 15 minutes of inactivity").
+  const quiet = previous.lastFailedAt === null || now.getTime() - previous.lastFailedAt.getTime() >= LOCKOUT.windowMs;
+  const lockRanOut = previous.lockedUntil !== null && !locked;
+  // Nothing starts over while the e-mail is locked; once a lock has run out, 5 new attempts.
+  const freshCount = !locked && (quiet || lockRanOut);
+  const freshSeverity = !locked && quiet;
   const increment = flagged ? LOCKOUT.severityPerFlaggedFailure : LOCKOUT.severityPerFailure;
-  const failedCount = fresh ? 1 : previous.failedCount + 1;
-  const severity = (fresh ? 0 : previous.severity) + increment;
+  const failedCount = freshCount ? 1 : previous.failedCount + 1;
+  const previousSeverity = freshSeverity ? 0 : previous.severity;
+  const severity = previousSeverity + increment;
   const lockedNow = !locked && failedCount >= LOCKOUT.maxAttempts;
   const state: LockoutState = {
     failedCount,
-    windowStartedAt: fresh ? now : previous.windowStartedAt,
+    windowStartedAt: freshCount ? now : previous.windowStartedAt,
     lastFailedAt: now,
-    lockedUntil: lockedNow ? new Date(now.getTime() + LOCKOUT.lockMs) : previous.lockedUntil,
+    lockedUntil: lockedNow ? new Date(now.getTime() + LOCKOUT.lockMs) : freshCount ? null : previous.lockedUntil,
     severity,
   };
-  const previousSeverity = fresh ? 0 : previous.severity;
   return {
     state,
     lockedNow,

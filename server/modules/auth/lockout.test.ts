@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { EMPTY_LOCKOUT, isLocked, LOCKOUT, type LockoutState, minutesLeft, registerFailure } from './lockout';
+
+const T0 = new Date('2026-01-01T00:00:00Z');
+const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
+
+/** Applies failures at the given minutes (a negative minute marks a flagged failure). */
+function fail(minutes: number[], start: LockoutState = EMPTY_LOCKOUT) {
+  let state = start;
+  const outcomes = [];
+  for (const m of minutes) {
+    const outcome = registerFailure(state, at(Math.abs(m)), m < 0);
+    outcomes.push(outcome);
+    state = outcome.state;
+  }
+  return { state, outcomes };
+}
+
+describe('lockout state machine', () => {
+  it('counts down 4, 3, 2, 1 remaining and locks on the 5th failure for 30 minutes', () => {
+    const { outcomes, state } = fail([0, 1, 2, 3, 4]);
+    expect(outcomes.map((o) => o.remaining)).toEqual([4, 3, 2, 1, 0]);
+    expect(outcomes.map((o) => o.lockedNow)).toEqual([false, false, false, false, true]);
+    expect(state.lockedUntil).toEqual(at(34));
+    expect(isLocked(state, at(33.99))).toBe(true);
+    expect(isLocked(state, at(34))).toBe(false);
+  });
+
+  it('reports whole minutes left, rounded up, at least 1 while locked', () => {
+    const { state } = fail([0, 0, 0, 0, 0]);
+    expect(minutesLeft(state, at(0))).toBe(30);
+    expect(minutesLeft(state, at(0.5))).toBe(30);
+    expect(minutesLeft(state, at(10))).toBe(20);
+    expect(minutesLeft(state, at(29.99))).toBe(1);
+    expect(minutesLeft(EMPTY_LOCKOUT, at(0))).toBe(0);
+  });
+
+  it('starts counting again after 15 quiet minutes', () => {
+    const { outcomes } = fail([0, 1, 2, 3, 18]);
+    expect(outcomes.at(-1)).toMatchObject({ remaining: 4, lockedNow: false, state: { failedCount: 1, severity: 1 } });
+  });
+
+  it('does not start over while failures keep coming, even more than 15 minutes after the first', () => {
+    const { outcomes } = fail([0, 10, 14, 20, 28]);
+    expect(outcomes.map((o) => o.remaining)).toEqual([4, 3, 2, 1, 0]);
+    expect(outcomes.at(-1)!.lockedNow).toBe(true);
+  });
+
+  it('does not unlock early and does not re-lock while locked; a lock that ran out gives 5 new attempts', () => {
+    const locked = fail([0, 0, 0, 0, 0]).state;
+    const during = registerFailure(locked, at(20), true);
+    expect(during.lockedNow).toBe(false);
+    expect(during.state.lockedUntil).toEqual(at(30));
+    expect(during.state.failedCount).toBe(6);
+
+    // Attempts kept coming during the lock (so it was never quiet), yet the count starts over.
+    const after = registerFailure(during.state, at(31));
+    expect(after).toMatchObject({ remaining: 4, lockedNow: false, state: { failedCount: 1, lockedUntil: null } });
+  });
+
+  it('raises severity by 1 per failure and 3 per flagged failure, escalating once on reaching 10', () => {
+    const { outcomes } = fail([0, 1, 2, 3, 4, -5, -6, -7]);
+    expect(outcomes.map((o) => o.state.severity)).toEqual([1, 2, 3, 4, 5, 8, 11, 14]);
+    expect(outcomes.map((o) => o.escalated)).toEqual([false, false, false, false, false, false, true, false]);
+    expect(LOCKOUT.escalateAtSeverity).toBe(10);
+  });
+
+  it('forgets severity after 15 quiet minutes', () => {
+    const { state } = fail([0, 1, 2, 3, 4, -5, -6]);
+    expect(state.severity).toBe(11);
+    // Still locked at minute 30 (locked until 34): nothing resets yet however quiet it was.
+    expect(registerFailure(state, at(30), true).state.severity).toBe(14);
+    const afterLock = registerFailure(state, at(60));
+    expect(afterLock.state.severity).toBe(1);
+    expect(afterLock.escalated).toBe(false);
+  });
+});
