@@ -37,6 +37,11 @@ import { EmailService } from './modules/email/email.service';
 import { createOutboxTransport, createSmtpTransport, type EmailTransport } from './modules/email/email.transport';
 import { passwordResetEmail } from './modules/email/email.templates';
 import { outboxRoutes } from './modules/email/outbox.routes';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
+import { NotificationsService } from './modules/notifications/notifications.service';
+import { ProfileRepository } from './modules/profile/profile.repository';
+import { profileRoutes } from './modules/profile/profile.routes';
+import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './modules/system/control.routes';
@@ -64,6 +69,8 @@ export interface ParleyServices {
   auth: AuthService;
   users: UsersService;
   emails: EmailService;
+  profile: ProfileService;
+  notifications: NotificationsService;
 }
 
 export interface ParleyApp {
@@ -103,6 +110,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const usersRepository = new UsersRepository(db);
   const lockout = new LockoutRepository(db);
   const securityEvents = new SecurityEventsRepository(db);
+  const profileRepository = new ProfileRepository(db);
 
   // Services
   const transport =
@@ -120,7 +128,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const authService = new AuthService({ config, auth, users: usersRepository, lockout, securityEvents, emails, clock, logger });
   const users = new UsersService({ db, users: usersRepository, securityEvents, logger });
 
-  const services: ParleyServices = { auth: authService, users, emails };
+  const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
+  const notifications = new NotificationsService({ db });
+
+  const services: ParleyServices = { auth: authService, users, emails, profile, notifications };
 
   // Jobs
   queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
@@ -176,6 +187,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(betterAuthCallbackRoutes, { auth, publicUrl: config.publicUrl });
   await server.register(outboxRoutes, { emailService: emails });
   await server.register(usersRoutes, { usersService: users });
+  await server.register(profileRoutes, { profileService: profile, rateLimitPerMinute: config.authRateLimitPerMinute });
+  await server.register(notificationsRoutes, { notificationsService: notifications });
   await server.register(controlRoutes, { services });
   await registerWebApp(server, { distDir: config.webDistDir });
 

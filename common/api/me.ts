@@ -13,7 +13,7 @@
  *   POST   /two-factor/backup-codes   passwordInput -> { backupCodes }
  *   GET    /notification-preferences  -> notificationPreferences
  *   PUT    /notification-preferences  notificationPreferences -> notificationPreferences
- *   GET    /notifications             -> notificationsResponse
+ *   GET    /notifications?limit=      -> notificationsResponse (newest first; limit 1-100, default 50)
  *   GET    /notifications/unread-count -> { count }
  *   POST   /notifications/:id/read    -> 204
  *   POST   /notifications/read-all    -> 204
@@ -53,6 +53,11 @@ export type UpdateProfileInput = z.input<typeof updateProfileInput>;
 
 export const passwordInput = z.object({ password: z.string().min(1, { error: 'Password is required' }).max(128) });
 
+export const okResponse = z.object({ ok: z.literal(true) });
+
+/** `:id` of one of my sessions or notifications. */
+export const idParams = z.object({ id: z.uuid() });
+
 export const sessionInfo = z.object({
   id: z.uuid(),
   current: z.boolean(),
@@ -74,6 +79,8 @@ export const twoFactorSetup = z.object({
 export const twoFactorCodeInput = z.object({
   code: z.string().trim().regex(/^\d{6}$/u, { error: 'Enter the 6-digit code from your authenticator app' }),
 });
+export const twoFactorStatus = z.object({ enabled: z.boolean() });
+export const backupCodesResponse = z.object({ backupCodes: z.array(z.string()) });
 
 export const notification = z.object({
   id: z.uuid(),
@@ -85,6 +92,7 @@ export const notification = z.object({
   createdAt: isoDate,
 });
 export const notificationsResponse = z.object({ notifications: z.array(notification), unreadCount: z.number().int() });
+export const findNotificationsQuery = z.object({ limit: z.coerce.number().int().min(1).max(100).default(50) });
 export const unreadCountResponse = z.object({ count: z.number().int() });
 export type Notification = z.infer<typeof notification>;
 
