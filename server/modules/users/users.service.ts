@@ -45,7 +45,7 @@ export interface UsersServiceDeps {
 }
 
 /** Advisory lock key that serialises every change to the set of administrators. */
-const ADMIN_ROLES_LOCK = 0x7061726c;
+export const ADMIN_ROLES_LOCK = 0x7061726c;
 
 export class UsersService {
   constructor(private readonly deps: UsersServiceDeps) {}
@@ -114,14 +114,16 @@ export class UsersService {
       const target = await this.deps.users.getUserById(targetUserId, trx);
       if (target.role === role) return target;
       if (target.role === 'admin') {
+        // The administrators left afterwards: active ones other than the target.
         const { count } = await trx
           .selectFrom('userRoles')
           .innerJoin('users', 'users.id', 'userRoles.userId')
           .select((eb) => eb.fn.countAll<number>().as('count'))
           .where('userRoles.role', '=', 'admin')
           .where('users.disabledAt', 'is', null)
+          .where('users.id', '!=', target.id)
           .executeTakeFirstOrThrow();
-        if (Number(count) <= 1) {
+        if (Number(count) === 0) {
           throw new AppError('CONFLICT', ROLE_CHANGE_MESSAGES.lastAdmin, { details: { reason: 'last_admin' } });
         }
       }
