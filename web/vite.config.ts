@@ -1,0 +1,37 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const webRoot = new URL('.', import.meta.url).pathname;
+const api = process.env.PARLEY_API_URL ?? 'http://localhost:3000';
+
+export default defineConfig({
+  root: webRoot,
+  publicDir: 'public',
+  plugins: [react(), tailwindcss()],
+  resolve: {
+    alias: {
+      '@/': new URL('./src/', import.meta.url).pathname,
+      '@common/': new URL('../common/', import.meta.url).pathname,
+    },
+  },
+  build: {
+    outDir: new URL('../dist/web', import.meta.url).pathname,
+    emptyOutDir: true,
+    assetsDir: 'assets',
+    // The server's CSP allows no inline scripts; keep every asset a real file.
+    assetsInlineLimit: 0,
+    // Every browser Parley supports has <link rel=modulepreload>; the polyfill would only add bytes.
+    modulePreload: { polyfill: false },
+    reportCompressedSize: true,
+  },
+  server: {
+    port: 5173,
+    strictPort: true,
+    proxy: {
+      '/api': { target: api, changeOrigin: false },
+      '/webhooks': { target: api, changeOrigin: false },
+    },
+  },
+  preview: { port: 4174 },
+});
