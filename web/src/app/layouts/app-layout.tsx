@@ -1,0 +1,54 @@
+import { Suspense } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { findPage } from '@common/routes';
+import { ErrorBoundary } from '@/components/error-boundary';
+import { Head } from '@/components/seo/head';
+import { Spinner } from '@/components/ui/spinner';
+import { ErrorFallback } from '@/features/errors/components/error-fallback';
+import { NotificationBell } from '@/features/notifications/components/notification-bell';
+import { AppShell } from '@/features/shell/components/app-shell';
+import { useSignOut } from '@/lib/auth';
+import { useCurrentUser } from '@/lib/session';
+import { APP_PAGE_META } from '../meta/app-meta';
+import { metaFor } from '../page-layouts';
+import { AppProviders } from '../providers/app-providers';
+
+function Shell() {
+  const user = useCurrentUser();
+  const { pathname } = useLocation();
+  const signOut = useSignOut();
+  const meta = metaFor(APP_PAGE_META, findPage(pathname)?.name);
+
+  return (
+    <AppShell
+      user={user}
+      title={meta?.title ?? 'Parley'}
+      subtitle={meta?.subtitle}
+      headerActions={<NotificationBell />}
+      onSignOut={() => signOut.mutate()}
+      signingOut={signOut.isPending}
+    >
+      {meta ? <Head title={meta.title} description={meta.description} /> : null}
+      <ErrorBoundary resetKey={pathname} fallback={(error) => <ErrorFallback error={error} />}>
+        <Suspense
+          fallback={
+            <div className="flex justify-center py-16">
+              <Spinner />
+            </div>
+          }
+        >
+          <Outlet />
+        </Suspense>
+      </ErrorBoundary>
+    </AppShell>
+  );
+}
+
+/** Every signed-in page: rendered behind RequireAccess, so a user is always present here. */
+export default function AppLayout() {
+  return (
+    <AppProviders>
+      <Shell />
+    </AppProviders>
+  );
+}

@@ -1,0 +1,135 @@
+/** Titles, header subtitles and descriptions of the signed-in pages. */
+import type { PageMeta, PagesOf } from '../page-layouts';
+
+export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
+  dashboard: {
+    title: 'Dashboard',
+    subtitle: 'Your home in Parley',
+    description: 'Your Parley home: where to go next and what needs attention.',
+  },
+  clientDashboard: {
+    title: 'Client Dashboard',
+    subtitle: 'Your automation at a glance',
+    description: 'Your business, your automation and its results.',
+  },
+  clients: {
+    title: 'Client Management',
+    subtitle: 'Legacy client list',
+    description: 'The businesses Parley answers for.',
+  },
+  conversations: {
+    title: 'Conversations',
+    subtitle: 'Customer conversations across your channels',
+    description: 'Customer conversations across WhatsApp, Instagram, Messenger and custom channels.',
+  },
+  messages: {
+    title: 'Messages',
+    subtitle: 'Incoming customer messages',
+    description: 'Incoming customer messages with priority and AI summaries.',
+  },
+  insights: {
+    title: 'Analytics & Insights',
+    subtitle: 'How your conversations are going',
+    description: 'Conversation volume, response times and AI performance.',
+  },
+  settings: {
+    title: 'Admin Settings',
+    subtitle: 'Settings and configuration',
+    description: 'Customer management, integrations, AI agents, notifications and security.',
+  },
+  profile: {
+    title: 'My Profile Settings',
+    subtitle: 'Your account, security and notifications',
+    description: 'Your profile, password, sessions, two-factor authentication and notification settings.',
+  },
+  webhooks: {
+    title: 'Webhooks',
+    subtitle: 'Test and review webhooks',
+    description: 'Test webhook endpoints and review configured webhooks.',
+  },
+  summary: {
+    title: 'AI Summary',
+    subtitle: 'What your customers are talking about',
+    description: 'AI insights, performance and trends from your conversations.',
+  },
+  automations: {
+    title: 'Automations',
+    subtitle: 'Workflows, executions and live messages',
+    description: 'Your automations with their execution history and live messages.',
+  },
+  notifications: {
+    title: 'Notifications',
+    subtitle: 'Updates about your account and conversations',
+    description: 'Your notifications.',
+  },
+  agents: {
+    title: 'AI Agents',
+    subtitle: 'Agents answering your customers',
+    description: 'The AI agents answering your customers and how they are configured.',
+  },
+  analytics: {
+    title: 'Analytics',
+    subtitle: 'Team and agent performance',
+    description: 'Message volume, response times and agent performance.',
+  },
+  adminDashboard: {
+    title: 'Content Management',
+    subtitle: 'Blog posts, page content and integrations',
+    description: 'Manage blog posts, public page content and the n8n integration guide.',
+  },
+  productionStatus: {
+    title: 'Production Readiness',
+    subtitle: 'Checklist before going live',
+    description: 'The production readiness checklist and score.',
+  },
+  adminConversations: {
+    title: 'Chat Management',
+    subtitle: 'Conversations between admins and clients',
+    description: 'Chats between your team and client businesses.',
+  },
+  adminInsights: {
+    title: 'Admin Insights',
+    subtitle: 'Platform-wide analytics',
+    description: 'Analytics across every client and channel.',
+  },
+  adminTemplates: {
+    title: 'Templates',
+    subtitle: 'Automation templates for clients',
+    description: 'Automation templates and their client assignments.',
+  },
+  adminN8n: {
+    title: 'n8n Workflows',
+    subtitle: 'Workflows and their clients',
+    description: 'n8n workflows, their webhook URLs and assigned clients.',
+  },
+  adminZapier: {
+    title: 'Zapier Zaps',
+    subtitle: 'Zaps and their clients',
+    description: 'Zapier zaps, their webhook URLs and assigned clients.',
+  },
+  adminWebhooks: {
+    title: 'Webhooks',
+    subtitle: 'Channel and automation webhooks',
+    description: 'Inbound and outbound webhooks across the platform.',
+  },
+  adminAutomations: {
+    title: 'Automations',
+    subtitle: 'Deploy and manage AI automations',
+    description: 'Create, deploy and monitor automations for every client.',
+  },
+  adminClients: {
+    title: 'All Clients',
+    subtitle: 'Every business on Parley',
+    description: 'Every client business on Parley with its channels and status.',
+  },
+  adminUsers: {
+    title: 'User Management',
+    subtitle: 'Accounts, roles and access',
+    description: 'Create users and manage their roles.',
+  },
+  adminOutbox: {
+    title: 'Email Outbox',
+    subtitle: 'E-mails Parley has sent or stored',
+    description: 'E-mails sent or stored by Parley, with their content.',
+  },
+};

@@ -1,0 +1,11 @@
+/** Titles and descriptions of the standalone pages. */
+import type { PageMeta, PagesOf } from '../page-layouts';
+
+export const PLAIN_PAGE_META: Record<PagesOf<'plain'>, PageMeta> = {
+  unauthorized: { title: 'Access Denied', description: 'You do not have permission to open this page.' },
+};
+
+export const NOT_FOUND_META: PageMeta = {
+  title: 'Page Not Found',
+  description: 'The page you were looking for does not exist.',
+};

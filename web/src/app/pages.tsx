@@ -1,0 +1,56 @@
+/**
+ * The screen of every page, loaded on demand: the landing page's bundle holds none of the signed-in
+ * app. Typed as a full record over common/routes.ts, so every route (aliases included) exists.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { PageName } from '@common/routes';
+
+type Screen = LazyExoticComponent<ComponentType>;
+
+// Pages whose screens arrive with later issues share one honest "coming next" screen.
+const Upcoming = lazy(() => import('./routes/app/upcoming'));
+
+export const PAGE_COMPONENTS: Record<PageName, Screen> = {
+  home: lazy(() => import('./routes/public/landing')),
+  services: lazy(() => import('./routes/public/services')),
+  about: lazy(() => import('./routes/public/about')),
+  contact: lazy(() => import('./routes/public/contact')),
+  blog: lazy(() => import('./routes/public/blog')),
+  features: lazy(() => import('./routes/public/features')),
+  clientSignup: lazy(() => import('./routes/public/client-signup')),
+  signIn: lazy(() => import('./routes/auth/sign-in')),
+  signUp: lazy(() => import('./routes/auth/sign-up')),
+  forgotPassword: lazy(() => import('./routes/auth/forgot-password')),
+  resetPassword: lazy(() => import('./routes/auth/reset-password')),
+  unauthorized: lazy(() => import('./routes/unauthorized')),
+
+  dashboard: lazy(() => import('./routes/app/dashboard')),
+  profile: lazy(() => import('./routes/app/profile')),
+  settings: lazy(() => import('./routes/app/settings')),
+  notifications: lazy(() => import('./routes/app/notifications')),
+  adminUsers: lazy(() => import('./routes/app/admin-users')),
+  adminOutbox: lazy(() => import('./routes/app/admin-outbox')),
+
+  clientDashboard: Upcoming,
+  clients: Upcoming,
+  conversations: Upcoming,
+  messages: Upcoming,
+  insights: Upcoming,
+  webhooks: Upcoming,
+  summary: Upcoming,
+  automations: Upcoming,
+  agents: Upcoming,
+  analytics: Upcoming,
+  adminDashboard: Upcoming,
+  productionStatus: Upcoming,
+  adminConversations: Upcoming,
+  adminInsights: Upcoming,
+  adminTemplates: Upcoming,
+  adminN8n: Upcoming,
+  adminZapier: Upcoming,
+  adminWebhooks: Upcoming,
+  adminAutomations: Upcoming,
+  adminClients: Upcoming,
+};
+
+export const NotFoundScreen = lazy(() => import('./routes/not-found'));

@@ -1,0 +1,3 @@
+import { Toaster } from '@/components/ui/sonner';
+
+export default Toaster;
