@@ -1,0 +1,9 @@
+import { AdminSettings } from '@/features/settings/components/admin-settings';
+import { PermissionDenied } from '@/features/settings/components/permission-denied';
+import { useCurrentUser } from '@/lib/session';
+
+/** Any signed-in user may open /settings; only admins see its contents (spec part 1 §6). */
+export default function SettingsRoute() {
+  const user = useCurrentUser();
+  return user.role === 'admin' ? <AdminSettings /> : <PermissionDenied requiredRole="admin" />;
+}

@@ -1,0 +1,4 @@
+export const profileKeys = {
+  sessions: ['me', 'sessions'] as const,
+  notificationPreferences: ['me', 'notification-preferences'] as const,
+};

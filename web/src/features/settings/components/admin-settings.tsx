@@ -1,0 +1,91 @@
+import { Bell, Bot, KeyRound, Mail, ShieldCheck, Users, Workflow, type LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+
+function LinkCard({ to, icon: Icon, title, children }: { to: string; icon: LucideIcon; title: string; children: ReactNode }) {
+  return (
+    <Link to={to} className="flex items-start gap-3 rounded-xl border bg-card p-4 transition-colors hover:bg-accent">
+      <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/15">
+        <Icon aria-hidden className="size-5 text-primary" />
+      </span>
+      <span className="grid gap-0.5">
+        <span className="font-medium">{title}</span>
+        <span className="text-sm text-muted-foreground">{children}</span>
+      </span>
+    </Link>
+  );
+}
+
+/** Admin Settings and Configuration (spec part 1 §2.17). */
+export function AdminSettings() {
+  return (
+    <Tabs defaultValue="customers">
+      <TabsList>
+        <TabsTrigger value="customers">Customer Management</TabsTrigger>
+        <TabsTrigger value="n8n">n8n Integration</TabsTrigger>
+        <TabsTrigger value="agents">AI Agents</TabsTrigger>
+        <TabsTrigger value="notifications">Notifications</TabsTrigger>
+        <TabsTrigger value="security">Security</TabsTrigger>
+      </TabsList>
+      <TabsContent value="customers">
+        <EmptyState icon={Users} title="No customer automations yet">
+          <p>
+            Each client business with its automation switch appears here once clients are added to Parley; that arrives
+            with client management.
+          </p>
+        </EmptyState>
+      </TabsContent>
+      <TabsContent value="n8n">
+        <EmptyState icon={Workflow} title="n8n integration is not configured yet">
+          <p>
+            The webhook URL, a real test call and the payload template to copy arrive with the automations release.
+          </p>
+        </EmptyState>
+      </TabsContent>
+      <TabsContent value="agents">
+        <EmptyState icon={Bot} title="No AI agents yet">
+          <p>
+            Agent configuration (confidence threshold, escalation and response delay) arrives with the AI agents release.
+          </p>
+        </EmptyState>
+      </TabsContent>
+      <TabsContent value="notifications">
+        <EmptyState icon={Bell} title="Team alerts arrive with conversations">
+          <p>
+            Alerts for escalations, low-confidence replies, daily reports and errors arrive once conversations flow. Your
+            own e-mail notifications are on{' '}
+            <Link to="/profile?tab=notifications" className="text-primary hover:underline">
+              your profile
+            </Link>
+            .
+          </p>
+        </EmptyState>
+      </TabsContent>
+      <TabsContent value="security">
+        <Card>
+          <CardHeader>
+            <CardTitle className="flex items-center gap-2">
+              <ShieldCheck aria-hidden className="size-4 text-primary" />
+              Security
+            </CardTitle>
+            <CardDescription>Accounts, roles and the e-mails Parley sends.</CardDescription>
+          </CardHeader>
+          <CardContent className="grid gap-3 md:grid-cols-3">
+            <LinkCard to="/admin/users" icon={Users} title="User Management">
+              Create users and change their roles.
+            </LinkCard>
+            <LinkCard to="/admin/outbox" icon={Mail} title="Email Outbox">
+              Verification and password reset e-mails.
+            </LinkCard>
+            <LinkCard to="/profile?tab=security" icon={KeyRound} title="Your Account Security">
+              Your password, sessions and two-factor authentication.
+            </LinkCard>
+          </CardContent>
+        </Card>
+      </TabsContent>
+    </Tabs>
+  );
+}
