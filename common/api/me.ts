@@ -79,7 +79,7 @@ export const twoFactorSetup = z.object({
 export const twoFactorCodeInput = z.object({
   code: z.string().trim().regex(/^\d{6}$/u, { error: 'Enter the 6-digit code from your authenticator app' }),
 });
-export const twoFactorStatus = z.object({ enabled: z.boolean() });
+export const twoFactorStatusResponse = z.object({ enabled: z.boolean() });
 export const backupCodesResponse = z.object({ backupCodes: z.array(z.string()) });
 
 export const notification = z.object({

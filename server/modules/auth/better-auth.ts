@@ -19,6 +19,22 @@ export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const SESSION_RENEW_AFTER_SECONDS = 24 * 60 * 60;
 export const TOKEN_TTL_SECONDS = 60 * 60;
 export const GOOGLE_PROVIDER_ID = 'google';
+/** Where a failed social sign-in lands; the web app shows "Google Sign In Failed" for it. */
+export const SOCIAL_ERROR_PATH = '/login?error=google';
+
+/** The path better-auth's OAuth callback endpoint is registered under (`ctx.path`). */
+const OAUTH_CALLBACK_PATH = '/callback/:id';
+
+/** Name and picture from the identity provider, fitted to the users table's limits. */
+export function profileFromProvider(profile: { name?: unknown; email?: unknown; picture?: unknown }): { name: string; image: string | undefined } {
+  const email = typeof profile.email === 'string' ? profile.email : '';
+  const name = typeof profile.name === 'string' && profile.name.trim() !== '' ? profile.name.trim() : (email.split('@')[0] ?? '');
+  const picture = typeof profile.picture === 'string' ? profile.picture : undefined;
+  return {
+    name: name.slice(0, 100),
+    image: picture && picture.startsWith('https://') && picture.length <= 2048 ? picture : undefined,
+  };
+}
 
 /** The reset page link mailed to the user (the page checks the token, then posts the new password). */
 export function passwordResetUrl(publicUrl: string, token: string): string {
@@ -45,6 +61,8 @@ export function createBetterAuth(deps: BetterAuthDeps) {
     database: { db, type: 'postgres' },
     telemetry: { enabled: false },
     trustedOrigins: [new URL(config.publicUrl).origin],
+    // OAuth callbacks that fail before the sign-in's own error URL is known (no or forged state).
+    onAPIError: { errorURL: SOCIAL_ERROR_PATH },
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {
@@ -112,6 +130,16 @@ export function createBetterAuth(deps: BetterAuthDeps) {
       },
       user: {
         create: {
+          // An identity provider that does not vouch for the e-mail cannot create an account
+          // with it: whoever owns the mailbox could otherwise find someone else's Google
+          // sign-in attached to "their" account later. (Linking refuses it too, in better-auth.)
+          before: async (user, ctx) => {
+            if (ctx?.path === OAUTH_CALLBACK_PATH && !user.emailVerified) {
+              log.warn({ email: user.email }, 'social sign-up refused: the provider did not verify the e-mail');
+              return false;
+            }
+            return undefined;
+          },
           // Every account gets a role row (the spec's fallback role) the moment it exists.
           after: async (user) => {
             await db
@@ -143,6 +171,10 @@ export function createBetterAuth(deps: BetterAuthDeps) {
                 discoveryUrl: `${config.google.issuer.replace(/\/+$/u, '')}/.well-known/openid-configuration`,
                 scopes: ['openid', 'email', 'profile'],
                 pkce: true,
+                // Only an id_token signed by the issuer's JWKS, for our client id and with the nonce
+                // bound to this sign-in, identifies the user.
+                requireIdTokenVerification: true,
+                mapProfileToUser: profileFromProvider,
               },
             ]
           : [],

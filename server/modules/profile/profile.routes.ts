@@ -10,7 +10,7 @@ import {
   sessionsResponse,
   twoFactorCodeInput,
   twoFactorSetup,
-  twoFactorStatus,
+  twoFactorStatusResponse,
   updateProfileInput,
 } from '../../../common/api/me';
 import { currentUser } from '../../../common/api/users';
@@ -109,7 +109,7 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
     '/api/v1/me/two-factor/confirm',
     {
       config: limited,
-      schema: { tags, summary: 'Turn two-factor on with a code from the authenticator app', body: twoFactorCodeInput, response: { 200: twoFactorStatus } },
+      schema: { tags, summary: 'Turn two-factor on with a code from the authenticator app', body: twoFactorCodeInput, response: { 200: twoFactorStatusResponse } },
     },
     async (request, reply) => {
       const { result, cookies } = await profileService.confirmTwoFactor(caller(request), request.body.code, requestMeta(request));
@@ -122,7 +122,7 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
     '/api/v1/me/two-factor/disable',
     {
       config: limited,
-      schema: { tags, summary: 'Turn two-factor off', body: passwordInput, response: { 200: twoFactorStatus } },
+      schema: { tags, summary: 'Turn two-factor off', body: passwordInput, response: { 200: twoFactorStatusResponse } },
     },
     async (request, reply) => {
       const { result, cookies } = await profileService.disableTwoFactor(caller(request), request.body.password, requestMeta(request));
