@@ -1,0 +1,64 @@
+import { sql } from 'kysely';
+import { NO_MIGRATIONS } from 'kysely/migration';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../../test/helpers/database';
+import { createMigrator, migrateToLatest } from './migrate';
+import { migrations } from './migrations';
+
+const ALL = Object.keys(migrations);
+
+async function tablesOf(database: TestDatabase): Promise<string[]> {
+  const { rows } = await sql<{ name: string }>`
+    select table_name as name from information_schema.tables
+    where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely%'
+    order by 1`.execute(database.db);
+  return rows.map((r) => r.name);
+}
+
+describe.each(ENGINES)('migrations (%s)', (engine) => {
+  const opened: TestDatabase[] = [];
+  const fresh = async () => {
+    const database = await createTestDatabase(engine, { migrate: false });
+    opened.push(database);
+    return database;
+  };
+  afterEach(async () => {
+    for (const database of opened.splice(0)) await database.destroy();
+  });
+
+  it('apply every migration to an empty database, then nothing on a second run', async () => {
+    const database = await fresh();
+    expect(await tablesOf(database)).toEqual([]);
+    expect(await migrateToLatest(database.db)).toEqual({ applied: ALL });
+    expect(await tablesOf(database)).toContain('users');
+    expect(await migrateToLatest(database.db)).toEqual({ applied: [] });
+    expect(await migrateToLatest(database.db)).toEqual({ applied: [] });
+  });
+
+  it('two instances migrating the same empty database at once apply each migration once', async () => {
+    if (engine === 'pglite') return; // one process owns a PGlite database
+    const database = await fresh();
+    const other = await database.reopen();
+    const [a, b] = await Promise.all([migrateToLatest(database.db), migrateToLatest(other.db)]);
+    expect([...a.applied, ...b.applied]).toEqual(ALL);
+  });
+
+  it('migrate a schema of their own while another schema of the same database is already migrated', async () => {
+    if (engine === 'pglite') return; // one schema per embedded database: nothing to share
+    const neighbour = await fresh();
+    await migrateToLatest(neighbour.db);
+    const database = await fresh();
+    expect(await migrateToLatest(database.db)).toEqual({ applied: ALL });
+    expect(await tablesOf(database)).toEqual(await tablesOf(neighbour));
+  });
+
+  it('every migration can be undone and redone', async () => {
+    const database = await fresh();
+    await migrateToLatest(database.db);
+    const migrator = await createMigrator(database.db);
+    const down = await migrator.migrateTo(NO_MIGRATIONS);
+    expect(down.error).toBeUndefined();
+    expect(await tablesOf(database)).toEqual([]);
+    expect(await migrateToLatest(database.db)).toEqual({ applied: ALL });
+  });
+});
