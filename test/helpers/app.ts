@@ -3,7 +3,7 @@
  * jar and the CSRF double-submit handled like the web client does.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { buildApp, type ParleyApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 import type { Engine } from '../../server/db/database';
@@ -34,6 +34,10 @@ export interface TestAppOptions {
   emailTransport?: EmailTransport;
   /** Reuse a database (e.g. a second instance on the same PostgreSQL schema). */
   database?: TestDatabase;
+  /** Capture the log (default: a silent logger, or TEST_LOG_LEVEL). */
+  logger?: Logger;
+  /** The control token the CLI endpoint accepts (default: none, so it refuses everyone). */
+  controlToken?: string;
 }
 
 export interface TestApp extends ParleyApp {
@@ -51,7 +55,8 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     config,
     database,
     clock: options.clock,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger: options.logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    controlToken: () => options.controlToken,
     startJobs: options.startJobs,
     emailTransport: options.emailTransport,
   });
