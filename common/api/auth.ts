@@ -15,7 +15,12 @@
  *   POST /reset-password          resetPasswordInput -> { ok: true } | 410 GONE (invalid or expired link)
  *   POST /resend-verification     { email } -> { sent: true }
  *   GET  /verify-email?token=     -> 302 to /dashboard (signed in) or /login?error=verification
- *   GET  /social/google?redirectTo=/path -> 302 to the identity provider
+ *   GET  /social/google?redirectTo=/path -> 302 to the identity provider, which returns the browser
+ *          to /api/auth/callback/google; that answers 302 to
+ *            redirectTo                                  signed in
+ *            /login?step=two-factor&redirectTo=<path>    two-factor is on: ask for the code, then
+ *                                                        POST /two-factor/verify (as after sign-in)
+ *            /login?error=google&error=<reason>          failed ("Google Sign In Failed")
  */
 import { z } from 'zod';
 import { currentUser } from './users';

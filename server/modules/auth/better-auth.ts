@@ -12,7 +12,7 @@ import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { DEFAULT_ROLE } from '../../../common/roles';
 import { hashPassword, verifyPassword } from './password-hash';
-import { parleyAuthPlugin } from './better-auth.plugin';
+import { OAUTH_CALLBACK_PATH, parleyAuthPlugin } from './better-auth.plugin';
 
 export const AUTH_BASE_PATH = '/api/auth';
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -21,9 +21,6 @@ export const TOKEN_TTL_SECONDS = 60 * 60;
 export const GOOGLE_PROVIDER_ID = 'google';
 /** Where a failed social sign-in lands; the web app shows "Google Sign In Failed" for it. */
 export const SOCIAL_ERROR_PATH = '/login?error=google';
-
-/** The path better-auth's OAuth callback endpoint is registered under (`ctx.path`). */
-const OAUTH_CALLBACK_PATH = '/callback/:id';
 
 /** Name and picture from the identity provider, fitted to the users table's limits. */
 export function profileFromProvider(profile: { name?: unknown; email?: unknown; picture?: unknown }): { name: string; image: string | undefined } {

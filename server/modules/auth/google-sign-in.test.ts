@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
 import { startOidcProvider, type OidcAccount, type TestOidcProvider } from '../../../test/helpers/oidc-provider';
+import { secretFromUri, totp, wrongTotp } from '../../../test/helpers/totp';
 
 const LOGIN_ERROR = '/login?error=google';
 
@@ -238,6 +239,35 @@ describe.each(ENGINES)('Google sign-in through OpenID Connect (%s)', (engine) =>
     const withGoogle = app.client();
     await signInWithGoogle(withGoogle, account.sub);
     expect((await sessionUser(withGoogle))?.id).toBe(existing.id);
+  });
+
+  it('asks a user with two-factor on for the code after Google too', async () => {
+    const email = `two.factor.${engine}@example.com`;
+    const password = 'Corr3ct!Horse#Battery';
+    const existing = await app.services.users.createUser({ email, password, role: 'client', name: 'Two Factor' });
+    const account = googleAccount({ email, emailVerified: true });
+    const settings = app.client();
+    await settings.signIn(email, password);
+    const setup = await settings.post('/api/v1/me/two-factor/enable', { password });
+    const secret = secretFromUri(setup.json().totpUri);
+    expect((await settings.post('/api/v1/me/two-factor/confirm', { code: totp(secret) })).statusCode).toBe(200);
+
+    const client = app.client();
+    const response = await signInWithGoogle(client, account.sub, '/profile');
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/login?step=two-factor&redirectTo=%2Fprofile');
+    expect(await sessionUser(client)).toBeNull();
+    // The session the callback created is gone, not just its cookie.
+    const sessions = await app.database.db.selectFrom('sessions').select('id').where('userId', '=', existing.id).execute();
+    expect(sessions).toHaveLength(1); // the settings browser's
+
+    const wrong = await client.post('/api/v1/auth/two-factor/verify', { code: wrongTotp(secret), kind: 'totp' });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json().error.code).toBe('AUTH_ERROR');
+    const verified = await client.post('/api/v1/auth/two-factor/verify', { code: totp(secret), kind: 'totp' });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toMatchObject({ twoFactorRequired: false, user: { id: existing.id, mfaEnabled: true } });
+    expect((await sessionUser(client))?.id).toBe(existing.id);
   });
 
   it('does not link a Google account whose e-mail the provider has not verified (no takeover)', async () => {
