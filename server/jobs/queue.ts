@@ -42,6 +42,11 @@ export interface JobQueueOptions {
   concurrency?: number;
   /** Fallback poll when no notification arrives (default 1000 ms). */
   pollIntervalMs?: number;
+  /**
+   * Wake on LISTEN/NOTIFY (default true). `false` leaves only the poll: the polling-only baseline
+   * `npm run bench` measures pickup latency against.
+   */
+  listen?: boolean;
   workerId?: string;
 }
 
@@ -70,6 +75,7 @@ export class JobQueue {
   readonly #logger: Logger;
   readonly #concurrency: number;
   readonly #pollIntervalMs: number;
+  readonly #listen: boolean;
   readonly #workerId: string;
   readonly #jobs = new Map<string, Registered>();
   readonly #running = new Set<Promise<void>>();
@@ -87,6 +93,7 @@ export class JobQueue {
     this.#logger = options.logger.child({ component: 'jobs' });
     this.#concurrency = options.concurrency ?? 8;
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.#listen = options.listen ?? true;
     this.#workerId = options.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   }
 
@@ -132,7 +139,7 @@ export class JobQueue {
     if (this.#started) return;
     this.#started = true;
     this.#stopping = false;
-    this.#unlisten = await this.#database.listen(this.channel, (payload) => this.#onNotify(payload));
+    if (this.#listen) this.#unlisten = await this.#database.listen(this.channel, (payload) => this.#onNotify(payload));
     this.#schedulePoll();
     this.#wake();
   }
