@@ -81,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/v1/auth/sign-out',
-    { config: { access: 'public' }, schema: { tags, summary: 'Sign out and revoke this session' } },
+    { config: { access: 'public', ...limited }, schema: { tags, summary: 'Sign out and revoke this session' } },
     async (request, reply) => {
       const { cookies } = await authService.signOut(requestMeta(request));
       forwardCookies(reply, cookies);
