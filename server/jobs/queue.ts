@@ -83,6 +83,8 @@ export class JobQueue {
   #stopping = false;
   #claiming = false;
   #claimAgain = false;
+  /** The claim loop running now, if any: stop() waits for it, as it may still start jobs. */
+  #claimLoopDone: Promise<void> = Promise.resolve();
   #pollTimer: NodeJS.Timeout | undefined;
   #wakeTimers = new Set<NodeJS.Timeout>();
   #unlisten: (() => Promise<void>) | undefined;
@@ -153,6 +155,7 @@ export class JobQueue {
     this.#wakeTimers.clear();
     await this.#unlisten?.();
     this.#unlisten = undefined;
+    await this.#claimLoopDone;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       Promise.allSettled([...this.#running]),
@@ -225,7 +228,7 @@ export class JobQueue {
       return;
     }
     this.#claiming = true;
-    void this.#claimLoop().finally(() => {
+    this.#claimLoopDone = this.#claimLoop().finally(() => {
       this.#claiming = false;
     });
   }
@@ -272,10 +275,16 @@ export class JobQueue {
   }
 
   #run(row: ClaimedRow): void {
-    const task = this.#execute(row).finally(() => {
-      this.#running.delete(task);
-      this.#wake();
-    });
+    const task = this.#execute(row)
+      .catch((error: unknown) => {
+        // The outcome could not be recorded (the database is unreachable, say). The lease runs out
+        // and the job is claimed again; an unhandled rejection would crash the whole process.
+        this.#logger.error({ err: error, job: row.name, jobId: row.id }, 'recording the outcome of a job failed');
+      })
+      .finally(() => {
+        this.#running.delete(task);
+        this.#wake();
+      });
     this.#running.add(task);
   }
 

@@ -1,0 +1,364 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createTestDatabase, ENGINES, secondInstance, type TestDatabase } from '../../test/helpers/database';
+import type { Database } from '../db/database';
+import { defineJob, type JobDefinition, PermanentJobError, RetryLaterError } from './define-job';
+import { backoffDelay, JobQueue, type JobQueueOptions } from './queue';
+
+const logger = pino({ level: 'silent' });
+const payload = z.object({ n: z.number().int() });
+
+/** A job definition with a name of its own, so tests sharing a database never see each other's. */
+function job(options: Partial<Omit<JobDefinition, 'name' | 'payload'>> = {}) {
+  return defineJob({ name: `test.${randomUUID().slice(0, 8)}`, payload, ...options });
+}
+
+/** Resolves when `predicate` holds; polls (no timing asserted, only a generous deadline). */
+async function eventually(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await predicate())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+describe('backoffDelay', () => {
+  it('doubles from the base each attempt, up to the cap', () => {
+    vi.spyOn(Math, 'random').mockReturnValue(0.5); // no jitter
+    try {
+      expect([1, 2, 3, 4, 5].map((a) => backoffDelay(a, 100, 1_000))).toEqual([100, 200, 400, 800, 1_000]);
+      expect(backoffDelay(30, 100, 1_000)).toBe(1_000);
+      expect(backoffDelay(0, 100, 1_000)).toBe(100);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
+  it('jitters by at most 20 % either way, never below zero', () => {
+    for (let attempt = 1; attempt <= 8; attempt++) {
+      for (let i = 0; i < 50; i++) {
+        const raw = Math.min(10_000, 50 * 2 ** (attempt - 1));
+        const delay = backoffDelay(attempt, 50, 10_000);
+        expect(delay).toBeGreaterThanOrEqual(Math.floor(raw * 0.8));
+        expect(delay).toBeLessThanOrEqual(Math.ceil(raw * 1.2));
+      }
+    }
+    expect(backoffDelay(1, 0, 0)).toBe(0);
+  });
+});
+
+describe.each(ENGINES)('job queue (%s)', (engine) => {
+  let database: TestDatabase;
+  const queues: JobQueue[] = [];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+  });
+  afterEach(async () => {
+    for (const q of queues.splice(0)) await q.stop();
+  });
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  function queue(options: Partial<JobQueueOptions> = {}, on: Database = database): JobQueue {
+    const q = new JobQueue(on, { logger, pollIntervalMs: 50, ...options });
+    queues.push(q);
+    return q;
+  }
+
+  const rowOf = (id: number | null) =>
+    database.db.selectFrom('jobs').selectAll().where('id', '=', id!).executeTakeFirstOrThrow();
+
+  it('runs a committed job once and marks it completed', async () => {
+    const def = job();
+    const q = queue();
+    const runs: number[] = [];
+    q.register(def, async ({ n }) => {
+      runs.push(n);
+    });
+    await q.start();
+    const id = await q.enqueue(def, { n: 7 });
+    await q.waitForIdle();
+    expect(runs).toEqual([7]);
+    expect(await rowOf(id)).toMatchObject({ status: 'completed', attempts: 1, lastError: null, lockedBy: null });
+  });
+
+  it('never runs a job enqueued in a transaction that rolled back', async () => {
+    const def = job();
+    const q = queue();
+    const runs: number[] = [];
+    q.register(def, async ({ n }) => {
+      runs.push(n);
+    });
+    await q.start();
+    const rollback = new Error('rollback');
+    await expect(
+      database.db.transaction().execute(async (trx) => {
+        await q.enqueue(def, { n: 1 }, { db: trx });
+        throw rollback;
+      }),
+    ).rejects.toBe(rollback);
+    await database.db.transaction().execute(async (trx) => {
+      await q.enqueue(def, { n: 2 }, { db: trx });
+    });
+    await q.waitForIdle();
+    expect(runs).toEqual([2]);
+    const rows = await database.db.selectFrom('jobs').select('payload').where('name', '=', def.name).execute();
+    expect(rows).toEqual([{ payload: { n: 2 } }]);
+  });
+
+  it('refuses a payload that does not match the job schema before it reaches the table', async () => {
+    const def = job();
+    await expect(queue().enqueue(def, { n: 'x' } as unknown as { n: number })).rejects.toThrow();
+    expect(await database.db.selectFrom('jobs').select('id').where('name', '=', def.name).execute()).toEqual([]);
+  });
+
+  it('retries a failing job with exponentially growing delays, then marks it failed', async () => {
+    const base = 40;
+    const def = job({ maxAttempts: 4, backoffMs: base, maxBackoffMs: 60_000 });
+    const q = queue();
+    const runAts: number[] = [];
+    q.register(def, async (_payload, ctx) => {
+      const row = await database.db.selectFrom('jobs').select('runAt').where('id', '=', ctx.jobId).executeTakeFirstOrThrow();
+      runAts.push(row.runAt.getTime());
+      throw new Error(`boom ${ctx.attempt}`);
+    });
+    await q.start();
+    const id = await q.enqueue(def, { n: 1 });
+    await eventually(async () => (await rowOf(id)).status === 'failed', 'the job failed');
+    expect(await rowOf(id)).toMatchObject({ status: 'failed', attempts: 4, lastError: 'boom 4', lockedBy: null });
+    expect(runAts).toHaveLength(4);
+    const gaps = runAts.slice(1).map((t, i) => t - runAts[i]!);
+    // Each retry waits at least its backoff (base·2^(n-1), minus the 20 % jitter)...
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(Math.floor(0.8 * base * 2 ** i)));
+    // ...and the waits grow: the third is at least 3.2·base, the first at most 1.2·base plus the run.
+    expect(gaps[2]!).toBeGreaterThan(gaps[0]!);
+  });
+
+  it('fails a job at once on PermanentJobError', async () => {
+    const def = job({ maxAttempts: 5, backoffMs: 1 });
+    const q = queue();
+    let runs = 0;
+    q.register(def, async () => {
+      runs += 1;
+      throw new PermanentJobError('no such mailbox');
+    });
+    await q.start();
+    const id = await q.enqueue(def, { n: 1 });
+    await eventually(async () => (await rowOf(id)).status === 'failed', 'the job failed');
+    expect(await rowOf(id)).toMatchObject({ attempts: 1, lastError: 'no such mailbox' });
+    expect(runs).toBe(1);
+  });
+
+  it('honours the delay of RetryLaterError instead of the backoff', async () => {
+    const def = job({ maxAttempts: 3, backoffMs: 1 });
+    const q = queue();
+    const runAts: number[] = [];
+    q.register(def, async (_payload, ctx) => {
+      const row = await database.db.selectFrom('jobs').select('runAt').where('id', '=', ctx.jobId).executeTakeFirstOrThrow();
+      runAts.push(row.runAt.getTime());
+      if (ctx.attempt === 1) throw new RetryLaterError('rate limited', 400);
+    });
+    await q.start();
+    const id = await q.enqueue(def, { n: 1 });
+    await eventually(async () => (await rowOf(id)).status === 'completed', 'the job completed');
+    expect(await rowOf(id)).toMatchObject({ attempts: 2 });
+    expect(runAts[1]! - runAts[0]!).toBeGreaterThanOrEqual(400);
+  });
+
+  it('picks up a job whose worker died (running, lease expired), as after a restart', async () => {
+    const def = job({ maxAttempts: 3 });
+    const { rows } = await sql<{ id: number }>`
+      insert into jobs (name, payload, status, attempts, max_attempts, locked_by, locked_until)
+      values (${def.name}, '{"n": 5}', 'running', 1, 3, 'dead-host:1:abc', now() - interval '1 second')
+      returning id`.execute(database.db);
+    const q = queue();
+    const runs: number[] = [];
+    q.register(def, async ({ n }) => {
+      runs.push(n);
+    });
+    await q.start();
+    await q.waitForIdle();
+    expect(runs).toEqual([5]);
+    expect(await rowOf(rows[0]!.id)).toMatchObject({ status: 'completed', attempts: 2 });
+  });
+
+  it('gives up on a dead worker’s job that already used its attempts', async () => {
+    const def = job({ maxAttempts: 2 });
+    const { rows } = await sql<{ id: number }>`
+      insert into jobs (name, payload, status, attempts, max_attempts, locked_by, locked_until)
+      values (${def.name}, '{"n": 1}', 'running', 2, 2, 'dead-host:1:abc', now() - interval '1 second')
+      returning id`.execute(database.db);
+    const q = queue();
+    let runs = 0;
+    q.register(def, async () => {
+      runs += 1;
+    });
+    await q.start();
+    await q.waitForIdle();
+    expect(runs).toBe(0);
+    expect(await rowOf(rows[0]!.id)).toMatchObject({ status: 'failed' });
+  });
+
+  it('several workers under load run every job exactly once', async () => {
+    const def = job();
+    // On PostgreSQL the second worker has its own connection pool, as another process would.
+    const other = await secondInstance(database);
+    const seen = new Map<number, number>();
+    const handler = async ({ n }: { n: number }) => {
+      seen.set(n, (seen.get(n) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 3));
+    };
+    const a = queue({ concurrency: 4, workerId: 'a' });
+    const b = queue({ concurrency: 4, workerId: 'b' }, other);
+    a.register(def, handler);
+    b.register(def, handler);
+    await Promise.all([a.start(), b.start()]);
+    const total = 120;
+    for (let i = 0; i < total; i += 20) {
+      await Promise.all(Array.from({ length: 20 }, (_, k) => a.enqueue(def, { n: i + k })));
+    }
+    await Promise.all([a.waitForIdle(20_000), b.waitForIdle(20_000)]);
+    expect(seen.size).toBe(total);
+    expect([...seen.values()].every((count) => count === 1)).toBe(true);
+    const byWorker = await database.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('name', '=', def.name)
+      .groupBy('status')
+      .execute();
+    expect(byWorker.map((r) => ({ status: r.status, n: Number(r.n) }))).toEqual([{ status: 'completed', n: total }]);
+  });
+
+  it('wakes on NOTIFY: a committed job runs although the next poll is a minute away', async () => {
+    const def = job();
+    const q = queue({ pollIntervalMs: 60_000 });
+    let resolveRun!: (n: number) => void;
+    const ran = new Promise<number>((resolve) => {
+      resolveRun = resolve;
+    });
+    q.register(def, async ({ n }) => resolveRun(n));
+    await q.start();
+    await q.waitForIdle();
+    await database.db.transaction().execute(async (trx) => {
+      await q.enqueue(def, { n: 42 }, { db: trx });
+    });
+    await expect(Promise.race([ran, new Promise((_, reject) => setTimeout(() => reject(new Error('not woken')), 10_000))])).resolves.toBe(42);
+  });
+
+  it('wakes for a delayed job at its time, without polling', async () => {
+    const def = job();
+    const q = queue({ pollIntervalMs: 60_000 });
+    let done = false;
+    q.register(def, async () => {
+      done = true;
+    });
+    await q.start();
+    const id = await q.enqueue(def, { n: 1 }, { delayMs: 150 });
+    expect((await rowOf(id)).status).toBe('queued');
+    await eventually(() => done, 'the delayed job ran');
+  });
+
+  it('keeps one pending job per singleton key, and takes the key again once that job is done', async () => {
+    const def = job();
+    const q = queue();
+    let runs = 0;
+    q.register(def, async () => {
+      runs += 1;
+    });
+    const first = await q.enqueue(def, { n: 1 }, { singletonKey: 'digest' });
+    const duplicate = await q.enqueue(def, { n: 2 }, { singletonKey: 'digest' });
+    const otherKey = await q.enqueue(def, { n: 3 }, { singletonKey: 'other' });
+    expect(first).not.toBeNull();
+    expect(duplicate).toBeNull();
+    expect(otherKey).not.toBeNull();
+    await q.start();
+    await q.waitForIdle();
+    expect(runs).toBe(2);
+    expect(await q.enqueue(def, { n: 4 }, { singletonKey: 'digest' })).not.toBeNull();
+  });
+
+  it('waitForIdle waits for ready and running jobs, but not for jobs scheduled later', async () => {
+    const def = job();
+    const q = queue();
+    const finished: number[] = [];
+    q.register(def, async ({ n }) => {
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      finished.push(n);
+    });
+    await q.start();
+    await Promise.all([1, 2, 3].map((n) => q.enqueue(def, { n })));
+    await q.enqueue(def, { n: 99 }, { delayMs: 60_000 });
+    await q.waitForIdle();
+    expect(finished.sort()).toEqual([1, 2, 3]);
+  });
+
+  it('stop() lets running handlers finish and starts nothing afterwards, even with a claim in flight', async () => {
+    const def = job();
+    if (engine === 'postgres') {
+      // Slow the claim down so stop() is called while it is in flight (PGlite runs one statement
+      // at a time, so there the claim always finishes before stop() can look).
+      await sql
+        .raw(
+          `create or replace function slow_claim() returns trigger language plpgsql as $$
+           begin if new.name = '${def.name}' and new.status = 'running' then perform pg_sleep(0.2); end if; return new; end $$`,
+        )
+        .execute(database.db);
+      await sql`create trigger slow_claim before update on jobs for each row execute function slow_claim()`.execute(database.db);
+    }
+    try {
+      const q = queue({ concurrency: 1 });
+      let startedAfterStop = 0;
+      let stopped = false;
+      q.register(def, async () => {
+        if (stopped) startedAfterStop += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      });
+      await Promise.all(Array.from({ length: 4 }, (_, n) => q.enqueue(def, { n })));
+      await q.start();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await q.stop();
+      stopped = true;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(startedAfterStop).toBe(0);
+      const running = await database.db.selectFrom('jobs').select('id').where('name', '=', def.name).where('status', '=', 'running').execute();
+      expect(running).toEqual([]);
+    } finally {
+      if (engine === 'postgres') await sql`drop trigger slow_claim on jobs`.execute(database.db);
+    }
+  });
+
+  it('a database error while recording a job outcome is logged, never left as an unhandled rejection', async () => {
+    const def = job({ maxAttempts: 2, backoffMs: 1 });
+    await sql
+      .raw(
+        `create or replace function refuse_outcome() returns trigger language plpgsql as $$
+         begin if new.name = '${def.name}' and old.status = 'running' then raise exception 'database unavailable'; end if; return new; end $$`,
+      )
+      .execute(database.db);
+    await sql`create trigger refuse_outcome before update on jobs for each row execute function refuse_outcome()`.execute(database.db);
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const q = queue();
+      let runs = 0;
+      q.register(def, async () => {
+        runs += 1;
+      });
+      await q.start();
+      await q.enqueue(def, { n: 1 });
+      await eventually(() => runs > 0, 'the job ran');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await q.stop();
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await sql`drop trigger refuse_outcome on jobs`.execute(database.db);
+    }
+  });
+});
