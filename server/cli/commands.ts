@@ -63,8 +63,40 @@ export function findCommand(name: string): AnyCommand | undefined {
 
 export class CommandError extends Error {}
 
-/** Validates flags and runs a command; throws CommandError with a readable message. */
-export async function runCommand(services: ParleyServices, name: string, rawFlags: Record<string, unknown>): Promise<unknown> {
+/**
+ * Command-line flags: `--name value`, `--name=value`, or a bare `--flag` (true). Kebab-case names
+ * become camelCase. A value that itself starts with "--" needs the `--name=value` form.
+ */
+export function parseFlags(args: readonly string[]): Record<string, string | boolean> {
+  const flags: Record<string, string | boolean> = {};
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--') || arg.length === 2) {
+      throw new CommandError(`Unexpected argument "${arg}": flags look like --name value or --name=value`);
+    }
+    const equals = arg.indexOf('=');
+    let name: string;
+    let value: string | boolean;
+    if (equals > 2) {
+      name = arg.slice(2, equals);
+      value = arg.slice(equals + 1);
+    } else {
+      name = arg.slice(2);
+      const next = args[i + 1];
+      if (next !== undefined && !next.startsWith('--')) {
+        value = next;
+        i += 1;
+      } else {
+        value = true;
+      }
+    }
+    flags[name.replace(/-([a-z])/gu, (_, c: string) => c.toUpperCase())] = value;
+  }
+  return flags;
+}
+
+/** The command and its parsed flags; throws CommandError with a readable message. */
+export function checkCommand(name: string, rawFlags: Record<string, unknown>): { command: AnyCommand; flags: unknown } {
   const command = findCommand(name);
   if (!command) {
     throw new CommandError(`Unknown command "${name}". Commands:\n${commands.map((c) => `  ${c.usage}`).join('\n')}`);
@@ -74,5 +106,11 @@ export async function runCommand(services: ParleyServices, name: string, rawFlag
     const details = parsed.error.issues.map((i) => `--${i.path.join('.') || '?'}: ${i.message}`).join('\n');
     throw new CommandError(`${details}\nUsage: npm run parley -- ${command.usage}`);
   }
-  return command.run(services, parsed.data);
+  return { command, flags: parsed.data };
+}
+
+/** Validates flags and runs a command; throws CommandError with a readable message. */
+export async function runCommand(services: ParleyServices, name: string, rawFlags: Record<string, unknown>): Promise<unknown> {
+  const { command, flags } = checkCommand(name, rawFlags);
+  return command.run(services, flags);
 }

@@ -7,28 +7,13 @@
  * lock itself for the duration of the command. With DATABASE_URL it always runs directly.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pino } from 'pino';
-import { buildApp } from '../app';
 import { ConfigError, loadConfig } from '../config';
 import { acquireDataDirLock, DataDirInUseError, readLock } from '../db/data-dir-lock';
-import { openDatabase } from '../db/database';
-import { migrateToLatest } from '../db/migrate';
 import { AppError } from '../lib/errors';
-import { commands, CommandError, runCommand } from './commands';
+import { checkCommand, commands, CommandError, parseFlags, runCommand } from './commands';
 
 function usage(): string {
   return `Usage: npm run parley -- <command> [--flags]\n\nCommands:\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
-}
-
-function parseFlags(args: string[]): Record<string, string | boolean> {
-  const { values } = parseArgs({ args, strict: false, allowPositionals: false });
-  const flags: Record<string, string | boolean> = {};
-  for (const [key, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    flags[key.replace(/-([a-z])/gu, (_, c: string) => c.toUpperCase())] = Array.isArray(value) ? String(value.at(-1)) : value;
-  }
-  return flags;
 }
 
 async function viaServer(controlUrl: string, token: string, command: string, flags: Record<string, unknown>): Promise<unknown> {
@@ -46,6 +31,13 @@ async function viaServer(controlUrl: string, token: string, command: string, fla
 }
 
 async function direct(command: string, flags: Record<string, unknown>): Promise<unknown> {
+  // Loaded here, not at the top: the other paths (help, bad flags, via the server) stay quick.
+  const [{ pino }, { buildApp }, { openDatabase }, { migrateToLatest }] = await Promise.all([
+    import('pino'),
+    import('../app'),
+    import('../db/database'),
+    import('../db/migrate'),
+  ]);
   const config = loadConfig();
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
   try {
@@ -68,11 +60,17 @@ async function direct(command: string, flags: Record<string, unknown>): Promise<
 
 async function main(): Promise<number> {
   const [command, ...rest] = process.argv.slice(2);
-  if (!command || command === '--help' || command === 'help') {
+  if (command === '--help' || command === 'help') {
     console.log(usage());
-    return command ? 0 : 2;
+    return 0;
+  }
+  if (!command) {
+    console.error(usage());
+    return 2;
   }
   const flags = parseFlags(rest);
+  // Refuse bad input before touching the database (or the server).
+  checkCommand(command, flags);
   const config = loadConfig();
   const holder = config.databaseUrl ? undefined : readLock(config.dataDir);
   let result: unknown;
