@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_LOCKOUT, isLocked, LOCKOUT, type LockoutState, minutesLeft, registerFailure } from './lockout';
 
@@ -73,5 +74,35 @@ describe('lockout state machine', () => {
     const afterLock = registerFailure(state, at(60));
     expect(afterLock.state.severity).toBe(1);
     expect(afterLock.escalated).toBe(false);
+  });
+
+  it('for any sequence of failures: locks exactly on the 5th failure since the last quiet 15 minutes or lock, and a lock never moves', () => {
+    const event = fc.record({ gapMinutes: fc.oneof(fc.double({ min: 0, max: 14.9, noNaN: true }), fc.double({ min: 15, max: 60, noNaN: true })), flagged: fc.boolean() });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (events) => {
+        let state = EMPTY_LOCKOUT;
+        let minute = 0;
+        let counted = 0; // the spec's counter, kept independently
+        let lastFailure: number | null = null;
+        for (const { gapMinutes, flagged } of events) {
+          minute += gapMinutes;
+          const now = at(minute);
+          const wasLocked = isLocked(state, now);
+          const lockEnded = state.lockedUntil !== null && !wasLocked;
+          if (!wasLocked && (lastFailure === null || minute - lastFailure >= 15 || lockEnded)) counted = 0;
+          const outcome = registerFailure(state, now, flagged);
+          counted += 1;
+          lastFailure = minute;
+
+          expect(outcome.lockedNow).toBe(!wasLocked && counted === LOCKOUT.maxAttempts);
+          if (wasLocked) expect(outcome.state.lockedUntil).toEqual(state.lockedUntil);
+          if (outcome.lockedNow) expect(outcome.state.lockedUntil).toEqual(new Date(now.getTime() + LOCKOUT.lockMs));
+          expect(outcome.remaining).toBe(Math.max(0, LOCKOUT.maxAttempts - outcome.state.failedCount));
+          expect(outcome.escalated).toBe(outcome.state.severity >= 10 && outcome.state.severity - (flagged ? 3 : 1) < 10);
+          state = outcome.state;
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
