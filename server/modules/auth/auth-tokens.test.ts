@@ -27,7 +27,7 @@ describe.each(ENGINES)('reset and verification tokens (%s)', (engine) => {
     return tokenFrom(mail.link);
   }
 
-  const check = async (token: string) => (await app.client().post('/api/v1/auth/reset-password/check', { token })).json();
+  const check = async (token: string) => (await app.client().post('/api/v1/auth/reset-password/check', { token })).json<{ valid: boolean }>();
   const reset = (token: string, password = NEW_PASSWORD) =>
     app.client().post('/api/v1/auth/reset-password', { token, password, confirmPassword: password });
 
