@@ -2,7 +2,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { AppRouter } from './app/router';
 import { loadSession } from './lib/session';
+import { configureZod } from './lib/zod-config';
 import './index.css';
+
+configureZod();
 
 // index.html carries a description for crawlers without JavaScript; each page renders its own.
 for (const meta of document.head.querySelectorAll('meta[name="description"]')) meta.remove();

@@ -6,16 +6,19 @@ import { AuthCard } from '@/features/auth/components/auth-card';
 import { SignInForm } from '@/features/auth/components/sign-in-form';
 import { SocialSignIn } from '@/features/auth/components/social-sign-in';
 import { TwoFactorForm } from '@/features/auth/components/two-factor-form';
-import { useLoginNotice } from '@/features/auth/hooks/use-login-notice';
+import { useAuthNotice } from '@/features/auth/hooks/use-auth-notice';
 import { safeRedirect } from '@/lib/redirect';
 import { setSessionUser, useSession } from '@/lib/session';
 
 export default function SignInRoute() {
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const redirectTo = safeRedirect(params.get('redirectTo'));
   const session = useSession();
-  const [step, setStep] = useState<'password' | 'two-factor'>('password');
-  useLoginNotice('sign-in');
+  // After Google sign-in the server sends a user with two-factor on to /login?step=two-factor.
+  const [step, setStep] = useState<'password' | 'two-factor'>(
+    params.get('step') === 'two-factor' ? 'two-factor' : 'password',
+  );
+  useAuthNotice('sign-in');
 
   // Spec part 1 §2.6: a visitor already signed in goes back where they came from, else /dashboard.
   if (session.status === 'ready' && session.user) return <Navigate to={redirectTo} replace />;
@@ -32,7 +35,17 @@ export default function SignInRoute() {
   if (step === 'two-factor') {
     return (
       <AuthCard title="Two-Factor Authentication" description="One more step to keep your account safe.">
-        <TwoFactorForm onSignedIn={onSignedIn} onCancel={() => setStep('password')} />
+        <TwoFactorForm
+          onSignedIn={onSignedIn}
+          onCancel={() => {
+            setStep('password');
+            if (params.has('step')) {
+              const next = new URLSearchParams(params);
+              next.delete('step');
+              setParams(next, { replace: true });
+            }
+          }}
+        />
       </AuthCard>
     );
   }

@@ -7,7 +7,7 @@ import { useResendVerification } from '@/features/auth/api/resend-verification';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { SignUpForm } from '@/features/auth/components/sign-up-form';
 import { SocialSignIn } from '@/features/auth/components/social-sign-in';
-import { useLoginNotice } from '@/features/auth/hooks/use-login-notice';
+import { useAuthNotice } from '@/features/auth/hooks/use-auth-notice';
 import { errorMessage } from '@/lib/api-client';
 import { DEFAULT_AFTER_SIGN_IN } from '@/lib/redirect';
 import { useSession } from '@/lib/session';
@@ -48,7 +48,7 @@ function CheckYourEmail({ email }: { email: string }) {
 export default function SignUpRoute() {
   const session = useSession();
   const [sentTo, setSentTo] = useState<string | null>(null);
-  useLoginNotice('sign-up');
+  useAuthNotice('sign-up');
 
   // Spec part 1 §2.7: a signed-in visitor goes to /dashboard.
   if (session.status === 'ready' && session.user) return <Navigate to={DEFAULT_AFTER_SIGN_IN} replace />;

@@ -44,7 +44,9 @@ export function ForgotPasswordForm({ onSent }: { onSent: (email: string) => void
       <FormField id="email" label="Email" error={error}>
         <Input
           {...fieldA11y('email', error)}
-          type="email"
+          // type="email" would silently drop surrounding spaces and block the spec's own checks.
+          type="text"
+          inputMode="email"
           autoComplete="email"
           placeholder="you@example.com"
           autoFocus

@@ -1,17 +1,17 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { toast } from 'sonner';
-import { loginNoticeFor } from '../lib/messages';
+import { authNoticeFor, type NoticeScreen } from '../lib/messages';
 
 /** Shows the toast for `?error=` / `?verified=` once, then drops those parameters from the URL. */
-export function useLoginNotice(screen: 'sign-in' | 'sign-up'): void {
+export function useAuthNotice(screen: NoticeScreen): void {
   const [params, setParams] = useSearchParams();
   useEffect(() => {
     if (!params.has('error') && !params.has('verified')) return;
-    const notice = loginNoticeFor(params, screen);
+    const notice = authNoticeFor(params, screen);
     if (notice) {
       // A fixed id keeps StrictMode's second effect run from showing it twice.
-      const options = { id: `login-notice-${notice.title}`, description: notice.description };
+      const options = { id: `auth-notice-${notice.title}`, description: notice.description };
       if (notice.kind === 'error') toast.error(notice.title, options);
       else toast.success(notice.title, options);
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/api-client';
-import { loginNoticeFor, resetFailureToast, signInFailureToast, signUpFailureToast } from './messages';
+import { authNoticeFor, resetFailureToast, signInFailureToast, signUpFailureToast } from './messages';
 
 describe('signInFailureToast (spec part 1 §8)', () => {
   it('shows the remaining attempts under "Sign In Failed"', () => {
@@ -51,16 +51,23 @@ describe('other auth toasts', () => {
   });
 });
 
-describe('loginNoticeFor', () => {
+describe('authNoticeFor', () => {
   it('reports a Google failure on sign-in but stays silent on sign-up', () => {
     const params = new URLSearchParams('error=google');
-    expect(loginNoticeFor(params, 'sign-in')?.title).toBe('Google Sign In Failed');
-    expect(loginNoticeFor(params, 'sign-up')).toBeNull();
+    expect(authNoticeFor(params, 'sign-in')?.title).toBe('Google Sign In Failed');
+    expect(authNoticeFor(params, 'sign-up')).toBeNull();
   });
 
   it('explains verification links', () => {
-    expect(loginNoticeFor(new URLSearchParams('error=verification'), 'sign-in')?.kind).toBe('error');
-    expect(loginNoticeFor(new URLSearchParams('verified=1'), 'sign-in')?.kind).toBe('success');
-    expect(loginNoticeFor(new URLSearchParams(''), 'sign-in')).toBeNull();
+    expect(authNoticeFor(new URLSearchParams('error=verification'), 'sign-in')?.kind).toBe('error');
+    expect(authNoticeFor(new URLSearchParams('verified=1'), 'sign-in')?.kind).toBe('success');
+    expect(authNoticeFor(new URLSearchParams(''), 'sign-in')).toBeNull();
+    expect(authNoticeFor(new URLSearchParams('verified=1'), 'dashboard')?.title).toBe('Email Verified');
+  });
+
+  it('reads the first error when the server adds a second one', () => {
+    expect(authNoticeFor(new URLSearchParams('error=google&error=access_denied'), 'sign-in')?.title).toBe(
+      'Google Sign In Failed',
+    );
   });
 });

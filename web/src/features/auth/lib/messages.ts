@@ -52,14 +52,22 @@ export const PASSWORD_UPDATED: ToastText = {
   description: 'Your password has been updated successfully. You can now sign in with your new password.',
 };
 
-/** Toasts for the query parameters the server's redirects put on /login. */
-export function loginNoticeFor(params: URLSearchParams, screen: 'sign-in' | 'sign-up'): (ToastText & { kind: 'error' | 'success' }) | null {
+export type NoticeScreen = 'sign-in' | 'sign-up' | 'dashboard';
+
+/**
+ * Toasts for the query parameters the server's redirects add: `/login?error=google`,
+ * `/login?error=verification`, `/dashboard?verified=1` (after a verification link signed the user in).
+ */
+export function authNoticeFor(
+  params: URLSearchParams,
+  screen: NoticeScreen,
+): (ToastText & { kind: 'error' | 'success' }) | null {
   const error = params.get('error');
   // Spec part 1 §2.7: a social sign-in error is silent on the register screen.
   if (error === 'google' && screen === 'sign-in') {
     return { kind: 'error', title: 'Google Sign In Failed', description: 'We could not sign you in with Google. Please try again.' };
   }
-  if (error === 'verification') {
+  if (error === 'verification' && screen !== 'dashboard') {
     return {
       kind: 'error',
       title: 'Email Verification Failed',
@@ -67,7 +75,11 @@ export function loginNoticeFor(params: URLSearchParams, screen: 'sign-in' | 'sig
     };
   }
   if (params.get('verified') === '1') {
-    return { kind: 'success', title: 'Email Verified', description: 'Your email address is verified. You can now sign in.' };
+    return {
+      kind: 'success',
+      title: 'Email Verified',
+      description: screen === 'dashboard' ? 'Your email address is verified. Welcome to Parley!' : 'Your email address is verified. You can now sign in.',
+    };
   }
   return null;
 }

@@ -51,7 +51,7 @@ export const FEATURE_CARDS: readonly FeatureCard[] = [
   },
   {
     title: 'Security',
-    description: 'Roles, two-factor sign-in, signed webhooks and an audit trail.',
+    description: 'Roles, two-factor sign-in and sessions you can see and revoke.',
     benefits: ['Role-based access', 'Two-factor authentication', 'Session management'],
     category: 'Platform',
   },

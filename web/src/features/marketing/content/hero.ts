@@ -67,6 +67,6 @@ export const FEATURE_HIGHLIGHTS: readonly FeatureHighlight[] = [
   },
   {
     title: 'Secure by default',
-    description: 'Role-based access, two-factor sign-in, signed webhooks and an audit trail of who changed what.',
+    description: 'Role-based access, two-factor sign-in, session control and a record of who changed which role.',
   },
 ];

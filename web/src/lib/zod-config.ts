@@ -1,0 +1,15 @@
+/**
+ * Zod 4 builds object parsers with `new Function` when it can, and probes for that when a schema
+ * is created; the CSP (`script-src 'self'`, no 'unsafe-eval') refuses it and reports a violation.
+ * Its `jitless` setting turns both off, but it must be in place before the first schema module
+ * (common/api/*) is evaluated, in whichever lazy chunk that happens. Zod keeps its settings on
+ * `globalThis.__zod_globalConfig` (so that copies of zod share them), which lets main.tsx set it
+ * before any chunk loads without shipping zod on the landing page. e2e/csp.spec.ts guards this.
+ */
+declare global {
+  var __zod_globalConfig: { jitless?: boolean } | undefined;
+}
+
+export function configureZod(): void {
+  globalThis.__zod_globalConfig = { ...globalThis.__zod_globalConfig, jitless: true };
+}
