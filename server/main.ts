@@ -6,7 +6,7 @@ import path from 'node:path';
 import { pino } from 'pino';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { acquireDataDirLock, DataDirInUseError, type DataDirLock } from './db/data-dir-lock';
+import { acquireDataDirLock, controlUrlFor, DataDirInUseError, type DataDirLock } from './db/data-dir-lock';
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { loggerOptions } from './lib/logger';
@@ -53,8 +53,8 @@ async function main(): Promise<void> {
 
   await app.server.listen({ port: config.port, host: config.host });
   const address = app.server.server.address();
-  const port = typeof address === 'object' && address !== null ? address.port : config.port;
-  lock?.publish(`http://127.0.0.1:${port}`);
+  // The address actually bound: HOST may be a specific interface, where 127.0.0.1 would not answer.
+  lock?.publish(typeof address === 'object' && address !== null ? controlUrlFor(address) : `http://127.0.0.1:${config.port}`);
 
   const url = config.publicUrl;
   const lines = [

@@ -156,6 +156,22 @@ describe('the parley command line and the data directory', { timeout: 180_000 },
     expect(fs.existsSync(lockPath(dataDir))).toBe(false);
   });
 
+  it('says plainly when the server holding the directory does not answer, and leaves the directory alone', async () => {
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], { stdio: 'ignore' });
+    children.push(holder);
+    const lock = { pid: holder.pid, startedAt: new Date().toISOString(), controlToken: 'x', controlUrl: `http://127.0.0.1:${await freePort()}` };
+    fs.writeFileSync(lockPath(dataDir), JSON.stringify(lock));
+    try {
+      const result = await cli(dataDir, ['users:list']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`The Parley server holding this data directory does not answer at ${lock.controlUrl}`);
+      expect(JSON.parse(fs.readFileSync(lockPath(dataDir), 'utf8'))).toEqual(lock);
+    } finally {
+      holder.kill();
+      fs.rmSync(lockPath(dataDir), { force: true });
+    }
+  });
+
   it('with a server on the directory: it prints the generated admin password once, commands go through it, a second server is refused', async () => {
     const port = await freePort();
     const server = await startServer(dataDir, port);

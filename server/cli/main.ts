@@ -17,11 +17,20 @@ function usage(): string {
 }
 
 async function viaServer(controlUrl: string, token: string, command: string, flags: Record<string, unknown>): Promise<unknown> {
-  const response = await fetch(`${controlUrl}/api/internal/cli`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-parley-control-token': token },
-    body: JSON.stringify({ command, flags }),
-  });
+  let response: Response;
+  try {
+    response = await fetch(`${controlUrl}/api/internal/cli`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-parley-control-token': token },
+      body: JSON.stringify({ command, flags }),
+    });
+  } catch (error) {
+    throw new CommandError(
+      `The Parley server holding this data directory does not answer at ${controlUrl} (${(error as Error).message}). ` +
+        'If it is stopping or starting, try again in a moment.',
+      { cause: error },
+    );
+  }
   const body = (await response.json()) as { result?: unknown; error?: { message?: string; fields?: Record<string, string> } };
   if (!response.ok) {
     const fields = body.error?.fields ? `\n${Object.entries(body.error.fields).map(([k, v]) => `--${k}: ${v}`).join('\n')}` : '';

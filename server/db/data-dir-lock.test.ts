@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { acquireDataDirLock, DataDirInUseError, lockPath, readLock } from './data-dir-lock';
+import { acquireDataDirLock, controlUrlFor, DataDirInUseError, lockPath, readLock } from './data-dir-lock';
 
 /** The pid of a process that has exited (so it is certainly not alive). */
 function deadPid(): number {
@@ -78,5 +78,13 @@ describe('data directory lock', () => {
     fs.writeFileSync(lockPath(dir), JSON.stringify(other));
     lock.release();
     expect(JSON.parse(fs.readFileSync(lockPath(dir), 'utf8'))).toEqual(other);
+  });
+
+  it('publishes a control URL the command line can reach, whatever HOST the server bound', () => {
+    expect(controlUrlFor({ address: '127.0.0.1', port: 3000 })).toBe('http://127.0.0.1:3000');
+    expect(controlUrlFor({ address: '0.0.0.0', port: 3000 })).toBe('http://127.0.0.1:3000');
+    expect(controlUrlFor({ address: '::', port: 3000 })).toBe('http://127.0.0.1:3000');
+    expect(controlUrlFor({ address: '::1', port: 8080 })).toBe('http://[::1]:8080');
+    expect(controlUrlFor({ address: '192.168.1.20', port: 80 })).toBe('http://192.168.1.20:80');
   });
 });

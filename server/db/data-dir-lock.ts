@@ -29,6 +29,12 @@ export class DataDirInUseError extends Error {
   }
 }
 
+/** Where the command line reaches a server listening on `address` (loopback for a wildcard). */
+export function controlUrlFor(address: { address: string; port: number }): string {
+  const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+}
+
 export function lockPath(dataDir: string): string {
   return path.join(dataDir, 'parley.lock');
 }
