@@ -1,0 +1,41 @@
+/// <reference lib="dom" />
+/**
+ * Every test fails if a page it opened hit a Content-Security-Policy violation or threw an uncaught
+ * error: the server's CSP must be one the app actually passes, on every screen the tests visit.
+ */
+import { test as base, expect, type Page } from '@playwright/test';
+
+declare global {
+  interface Window {
+    __reportCspViolation?: (text: string) => void;
+  }
+}
+
+export const test = base.extend<{ problems: string[] }>({
+  problems: [
+    async ({ context }, use) => {
+      const problems: string[] = [];
+      await context.exposeFunction('__reportCspViolation', (text: string) => problems.push(`CSP: ${text}`));
+      await context.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          window.__reportCspViolation?.(`${event.violatedDirective} blocked ${event.blockedURI || 'inline code'} in ${event.documentURI}`);
+        });
+      });
+      context.on('page', (page) => watch(page, problems));
+      for (const page of context.pages()) watch(page, problems);
+      await use(problems);
+      expect(problems, 'CSP violations or uncaught page errors').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+function watch(page: Page, problems: string[]): void {
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    const text = message.text();
+    if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/iu.test(text)) problems.push(`console: ${text}`);
+  });
+}
+
+export { expect };
