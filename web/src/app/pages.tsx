@@ -7,7 +7,30 @@ import type { PageName } from '@common/routes';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
-// Pages whose screens arrive with later issues share one honest "coming next" screen.
+/** Pages whose screens arrive with later issues: they share one honest "what will appear here" screen. */
+export const UPCOMING_PAGES = [
+  'clientDashboard',
+  'clients',
+  'conversations',
+  'messages',
+  'insights',
+  'webhooks',
+  'summary',
+  'automations',
+  'agents',
+  'analytics',
+  'adminDashboard',
+  'productionStatus',
+  'adminConversations',
+  'adminInsights',
+  'adminTemplates',
+  'adminN8n',
+  'adminZapier',
+  'adminWebhooks',
+  'adminAutomations',
+  'adminClients',
+] as const satisfies readonly PageName[];
+
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
 
 export const PAGE_COMPONENTS: Record<PageName, Screen> = {

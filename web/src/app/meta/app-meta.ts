@@ -60,7 +60,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   notifications: {
     title: 'Notifications',
     subtitle: 'Updates about your account and conversations',
-    description: 'Your notifications.',
+    description: 'Your notifications: updates about your account, conversations and automations.',
   },
   agents: {
     title: 'AI Agents',

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { PAGE_ROUTES, type PageName } from '@common/routes';
+import { UPCOMING } from '@/features/upcoming/content';
+import { APP_PAGE_META } from './meta/app-meta';
+import { AUTH_PAGE_META } from './meta/auth-meta';
+import { PLAIN_PAGE_META } from './meta/plain-meta';
+import { PUBLIC_PAGE_META } from './meta/public-meta';
+import { PAGE_LAYOUT } from './page-layouts';
+import { PAGE_COMPONENTS, UPCOMING_PAGES } from './pages';
+
+const names = Object.keys(PAGE_ROUTES) as PageName[];
+const metaOf = (name: PageName) =>
+  ({ ...PUBLIC_PAGE_META, ...AUTH_PAGE_META, ...APP_PAGE_META, ...PLAIN_PAGE_META })[name];
+
+describe('the page table', () => {
+  it('gives every page of common/routes.ts a screen, a layout and its own title and description', () => {
+    const titles = new Set<string>();
+    for (const name of names) {
+      expect(PAGE_COMPONENTS[name], name).toBeDefined();
+      expect(PAGE_LAYOUT[name], name).toBeDefined();
+      const meta = metaOf(name);
+      expect(meta.title.length, name).toBeGreaterThan(0);
+      expect(meta.description.length, name).toBeGreaterThan(20);
+      titles.add(`${meta.title}|${meta.description}`);
+    }
+    expect(titles.size).toBe(names.length);
+  });
+
+  it('keeps every guarded page out of the public and auth layouts', () => {
+    for (const name of names) {
+      if (PAGE_ROUTES[name].access !== 'public') expect(PAGE_LAYOUT[name], name).toBe('app');
+    }
+  });
+
+  it('shows an honest empty state, with its content, on every page of a later issue', () => {
+    const upcoming = PAGE_COMPONENTS[UPCOMING_PAGES[0]];
+    for (const name of names) {
+      const isUpcoming = (UPCOMING_PAGES as readonly PageName[]).includes(name);
+      expect(PAGE_COMPONENTS[name] === upcoming, name).toBe(isUpcoming);
+      if (isUpcoming) expect(UPCOMING[name]?.items.length, name).toBeGreaterThan(0);
+    }
+  });
+});
