@@ -122,6 +122,13 @@ async function measureEngine(
     goal: engine === 'PGlite' ? GOAL : undefined,
     baseline,
   });
+  const cpu = existing.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
+  if (cpu.length) {
+    report.row({
+      figure: `  CPU time of that start (user + system, all threads), ${engine}`,
+      measured: medianSeconds(cpu),
+    });
+  }
   report.row({
     figure: `Cold start to first 200 on /, ${engine}, empty ${what} (first start)`,
     measured: medianSeconds(empty.map((s) => s.totalMs)),
