@@ -118,7 +118,7 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
   });
 
   it('retries a failing job with exponentially growing delays, then marks it failed', async () => {
-    const base = 40;
+    const base = 100;
     const def = job({ maxAttempts: 4, backoffMs: base, maxBackoffMs: 60_000 });
     const q = queue();
     const runAts: number[] = [];
