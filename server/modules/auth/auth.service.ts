@@ -130,6 +130,7 @@ export class AuthService {
         return { result: { twoFactorRequired: true }, cookies };
       }
       const user = await this.deps.users.getUserById(response.user.id);
+      await this.#refuseDisabled(user, response.token);
       return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies };
     } catch (error) {
       const code = errorCode(error);
@@ -174,6 +175,7 @@ export class AuthService {
           ? await this.deps.auth.api.verifyTOTP({ body, headers: meta.headers, returnHeaders: true })
           : await this.deps.auth.api.verifyBackupCode({ body, headers: meta.headers, returnHeaders: true });
       const user = await this.deps.users.getUserById(response.user.id);
+      await this.#refuseDisabled(user, response.token);
       return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies: headers.getSetCookie() };
     } catch (error) {
       if (isAPIError(error)) {
@@ -275,6 +277,17 @@ export class AuthService {
 
   async getCurrentUser(userId: string): Promise<CurrentUser> {
     return toCurrentUser(await this.deps.users.getUserById(userId));
+  }
+
+  /**
+   * A disabled account's session would be refused on every request anyway (resolveSession), so
+   * sign-in must not claim success: the session just made is removed and sign-in fails.
+   */
+  async #refuseDisabled(user: { disabledAt: Date | null }, sessionToken: string | undefined): Promise<void> {
+    if (!user.disabledAt) return;
+    const context = await this.deps.auth.$context;
+    if (sessionToken) await context.internalAdapter.deleteSession(sessionToken);
+    throw new AppError('AUTH_ERROR', AUTH_MESSAGES.signInFailed);
   }
 
   #lockedError(minutes: number): AppError {
