@@ -4,7 +4,7 @@
  *   GET   /api/v1/users                 findUsersQuery -> findUsersResponse
  *   POST  /api/v1/users                 createUserInput -> userSummary (201; active and verified)
  *   PATCH /api/v1/users/:id/role        updateRoleInput -> userSummary
- *          403 FORBIDDEN   "Only administrators can modify user roles."
+ *          403 FORBIDDEN   (not an admin: refused by the route's access list)
  *          400 BAD_REQUEST details.reason "own_role"   "You cannot modify your own role."
  *          409 CONFLICT    details.reason "last_admin" "Cannot remove the last administrator from the system."
  *   GET   /api/v1/admin/outbox          -> outboxResponse

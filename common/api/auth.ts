@@ -7,7 +7,7 @@
  *   POST /sign-in                 signInInput -> signInResponse       (public)
  *          401 AUTH_ERROR "Invalid email or password. N attempt(s) remaining."
  *          429 RATE_LIMITED "Too many failed attempts. Please try again in N minute(s)."
- *          403 AUTH_ERROR with details.reason "email_not_verified"
+ *          401 AUTH_ERROR with details.reason "email_not_verified" (a fresh link is sent)
  *   POST /two-factor/verify       twoFactorVerifyInput -> signInResponse
  *   POST /sign-out                -> 204
  *   POST /forgot-password         forgotPasswordInput -> { sent: true } (same answer for unknown e-mails)
