@@ -125,7 +125,7 @@ async function measureEngine(
   const cpu = existing.flatMap((s) => (s.cpuMs === undefined ? [] : [s.cpuMs]));
   if (cpu.length) {
     report.row({
-      figure: `  CPU time of that start (user + system, all threads), ${engine}`,
+      figure: `↳ CPU time used by each of those starts (user + system, all threads)`,
       measured: medianSeconds(cpu),
     });
   }
@@ -235,7 +235,7 @@ export const coldStart: BenchGroup = {
     if (await ctx.postgres()) {
       await measureEngine(report, 'PostgreSQL', tree.dir, baseline);
     } else {
-      report.row({ figure: 'Cold start, PostgreSQL', measured: 'no PostgreSQL on 127.0.0.1:5432', verdict: 'skipped' });
+      report.row({ figure: 'Cold start, PostgreSQL', measured: 'PostgreSQL not reachable (see Machine)', verdict: 'skipped' });
     }
   },
 };

@@ -119,7 +119,7 @@ export const jobs: BenchGroup = {
     }
 
     if (!(await ctx.postgres())) {
-      report.row({ figure: 'Job pickup, PostgreSQL', measured: 'no PostgreSQL on 127.0.0.1:5432', verdict: 'skipped' });
+      report.row({ figure: 'Job pickup, PostgreSQL', measured: 'PostgreSQL not reachable (see Machine)', verdict: 'skipped' });
       return;
     }
     const url = await freshBenchDatabase();

@@ -188,7 +188,7 @@ export const signIn: BenchGroup = {
         fs.rmSync(pgDataDir, { recursive: true, force: true });
       }
     } else {
-      report.row({ figure: 'Sign-in, PostgreSQL', measured: 'no PostgreSQL on 127.0.0.1:5432', verdict: 'skipped' });
+      report.row({ figure: 'Sign-in, PostgreSQL', measured: 'PostgreSQL not reachable (see Machine)', verdict: 'skipped' });
     }
   },
 };
