@@ -130,7 +130,6 @@ export class AuthService {
         return { result: { twoFactorRequired: true }, cookies };
       }
       const user = await this.deps.users.getUserById(response.user.id);
-      await this.#refuseDisabled(user, response.token);
       return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies };
     } catch (error) {
       const code = errorCode(error);
@@ -151,6 +150,8 @@ export class AuthService {
         }
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidCredentials(outcome.remaining));
       }
+      // The session hook (better-auth.ts) refuses disabled accounts.
+      if (code === 'FAILED_TO_CREATE_SESSION') throw new AppError('AUTH_ERROR', AUTH_MESSAGES.signInFailed);
       if (code === 'EMAIL_NOT_VERIFIED') {
         // The password was right: send a fresh link rather than leave the user stuck.
         const user = await this.deps.users.findUserByEmail(email);
@@ -175,11 +176,11 @@ export class AuthService {
           ? await this.deps.auth.api.verifyTOTP({ body, headers: meta.headers, returnHeaders: true })
           : await this.deps.auth.api.verifyBackupCode({ body, headers: meta.headers, returnHeaders: true });
       const user = await this.deps.users.getUserById(response.user.id);
-      await this.#refuseDisabled(user, response.token);
       return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies: headers.getSetCookie() };
     } catch (error) {
       if (isAPIError(error)) {
         const code = errorCode(error);
+        if (code === 'FAILED_TO_CREATE_SESSION') throw new AppError('AUTH_ERROR', AUTH_MESSAGES.signInFailed);
         if (code === 'INVALID_TWO_FACTOR_COOKIE' || code === 'TWO_FACTOR_NOT_ENABLED') {
           throw new AppError('AUTH_ERROR', 'Your sign-in expired. Please sign in again.', { details: { reason: 'restart' } });
         }
@@ -277,17 +278,6 @@ export class AuthService {
 
   async getCurrentUser(userId: string): Promise<CurrentUser> {
     return toCurrentUser(await this.deps.users.getUserById(userId));
-  }
-
-  /**
-   * A disabled account's session would be refused on every request anyway (resolveSession), so
-   * sign-in must not claim success: the session just made is removed and sign-in fails.
-   */
-  async #refuseDisabled(user: { disabledAt: Date | null }, sessionToken: string | undefined): Promise<void> {
-    if (!user.disabledAt) return;
-    const context = await this.deps.auth.$context;
-    if (sessionToken) await context.internalAdapter.deleteSession(sessionToken);
-    throw new AppError('AUTH_ERROR', AUTH_MESSAGES.signInFailed);
   }
 
   #lockedError(minutes: number): AppError {

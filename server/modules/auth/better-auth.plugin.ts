@@ -54,7 +54,9 @@ export function parleyAuthPlugin() {
           const user = await adapter.findUserById(row.value);
           if (!user) throw new APIError('GONE', { message: 'This verification link is invalid or has expired.' });
           const verified = user.emailVerified ? user : await adapter.updateUser(user.id, { emailVerified: true });
-          const session = await adapter.createSession(user.id);
+          // The session hook refuses disabled accounts (better-auth.ts); the link then reads as invalid.
+          const session = await adapter.createSession(user.id).catch(() => null);
+          if (!session) throw new APIError('GONE', { message: 'This verification link is invalid or has expired.' });
           await setSessionCookie(ctx, { session, user: verified });
           return ctx.json({ userId: user.id });
         },

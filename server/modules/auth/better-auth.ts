@@ -119,6 +119,12 @@ export function createBetterAuth(deps: BetterAuthDeps) {
     databaseHooks: {
       session: {
         create: {
+          // Every way of signing in (password, two-factor, verification link, Google) creates a
+          // session here, so a disabled account is refused here once for all of them.
+          before: async (session) => {
+            const user = await db.selectFrom('users').select('disabledAt').where('id', '=', session.userId).executeTakeFirst();
+            return user?.disabledAt ? false : undefined;
+          },
           // Every way of signing in creates a session: record it as the user's last login.
           after: async (session) => {
             await db.updateTable('users').set({ lastLoginAt: session.createdAt }).where('id', '=', session.userId).execute();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
+import { latestEmail, tokenFrom } from '../../../test/helpers/mail';
 
 describe.each(ENGINES)('disabled accounts (%s)', (engine) => {
   let app: TestApp;
@@ -28,5 +29,16 @@ describe.each(ENGINES)('disabled accounts (%s)', (engine) => {
     await app.database.db.updateTable('users').set({ disabledAt: new Date() }).where('id', '=', user.id).execute();
     const response = await app.client().post('/api/v1/auth/sign-in', { email: 'off2@example.com', password: 'Wr0ng!Horse#Battery' });
     expect(response.json()).toEqual({ error: { code: 'AUTH_ERROR', message: 'Invalid email or password. 4 attempt(s) remaining.' } });
+  });
+
+  it('cannot be signed in by a verification link either', async () => {
+    const client = app.client();
+    await client.post('/api/v1/auth/sign-up', { name: 'Late Off', email: 'late-off@example.com', password: 'Str0ng!Passw0rd', confirmPassword: 'Str0ng!Passw0rd' });
+    const user = await app.database.db.selectFrom('users').select('id').where('email', '=', 'late-off@example.com').executeTakeFirstOrThrow();
+    await app.database.db.updateTable('users').set({ disabledAt: new Date() }).where('id', '=', user.id).execute();
+    const mail = await latestEmail(app.database.db, 'late-off@example.com', 'verification');
+    const response = await client.get(`/api/v1/auth/verify-email?token=${encodeURIComponent(tokenFrom(mail.link))}`);
+    expect(response.headers.location).toBe('/login?error=verification');
+    expect(await app.database.db.selectFrom('sessions').select('id').where('userId', '=', user.id).execute()).toEqual([]);
   });
 });

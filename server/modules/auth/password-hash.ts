@@ -1,7 +1,7 @@
 /**
  * Password hashing with Node's native scrypt (runs on the libuv pool, not the event loop).
- * Parameters: N=2^15, r=8, p=1, 64-byte key, 16-byte salt — 32 MiB and about 50 ms per hash on
- * this machine; `npm run bench` prints the cost beside the sign-in rate so the choice stays
+ * Parameters: N=2^15, r=8, p=1, 64-byte key, 16-byte salt — 32 MiB and about 100 ms per hash on
+ * this 2-core machine (about 10 sign-ins per second per core); `npm run bench` prints the cost beside the sign-in rate so the choice stays
  * visible. The parameters are stored in each hash, so they can be raised later without breaking
  * existing passwords.
  */
