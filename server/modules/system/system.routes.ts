@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { notFoundReport, permissionDeniedReport } from '../../../common/api/system';
 import type { Engine } from '../../db/database';
 import type { SecurityEventsRepository } from '../security/security-events.repository';
 
-const notFoundInput = z.object({ path: z.string().min(1).max(2048) });
-const permissionDeniedInput = z.object({ path: z.string().min(1).max(2048), requiredRole: z.string().min(1).max(32) });
 
 export const systemRoutes: FastifyPluginAsyncZod<{ engine: Engine; version: string; securityEvents: SecurityEventsRepository }> = async (
   app,
@@ -27,7 +26,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ engine: Engine; version: stri
     '/api/v1/telemetry/not-found',
     {
       config: { access: 'public', rateLimit: { max: 60, timeWindow: 60_000 } },
-      schema: { tags: ['system'], summary: 'Log an unknown page path reached inside the web app', body: notFoundInput },
+      schema: { tags: ['system'], summary: 'Log an unknown page path reached inside the web app', body: notFoundReport },
     },
     async (request, reply) => {
       request.log.warn({ path: request.body.path, clientSide: true }, 'page not found');
@@ -39,7 +38,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ engine: Engine; version: stri
     '/api/v1/telemetry/permission-denied',
     {
       config: { access: 'signed-in', rateLimit: { max: 60, timeWindow: 60_000 } },
-      schema: { tags: ['system'], summary: 'Record a signed-in user opening a screen their role may not use', body: permissionDeniedInput },
+      schema: { tags: ['system'], summary: 'Record a signed-in user opening a screen their role may not use', body: permissionDeniedReport },
     },
     async (request, reply) => {
       const user = request.user;
