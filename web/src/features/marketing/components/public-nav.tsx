@@ -47,19 +47,25 @@ export function PublicNav({ account }: { account: PublicNavAccount }) {
     }
   };
 
+  const navLinks = (
+    <>
+      {LINKS.map((link) => (
+        <NavLink key={link.to} to={link.to} className={linkClass}>
+          {link.label}
+        </NavLink>
+      ))}
+      <NavLink to="/client-signup" className={linkClass}>
+        Get Started
+      </NavLink>
+    </>
+  );
+
   return (
     <header className="sticky top-0 z-40 border-b bg-background/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4">
         <Logo />
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
-          {LINKS.map((link) => (
-            <NavLink key={link.to} to={link.to} className={linkClass}>
-              {link.label}
-            </NavLink>
-          ))}
-          <NavLink to="/client-signup" className={linkClass}>
-            Get Started
-          </NavLink>
+          {navLinks}
         </nav>
         <div className="hidden min-h-9 items-center gap-2 md:flex">{accountArea('desktop')}</div>
         <button
@@ -76,14 +82,7 @@ export function PublicNav({ account }: { account: PublicNavAccount }) {
       {open ? (
         <div id="mobile-menu" className="border-t px-4 pt-2 pb-4 md:hidden">
           <nav aria-label="Mobile" className="flex flex-col">
-            {LINKS.map((link) => (
-              <NavLink key={link.to} to={link.to} className={linkClass}>
-                {link.label}
-              </NavLink>
-            ))}
-            <NavLink to="/client-signup" className={linkClass}>
-              Get Started
-            </NavLink>
+            {navLinks}
           </nav>
           <div className="mt-3 flex flex-col gap-2">{accountArea('mobile')}</div>
         </div>
