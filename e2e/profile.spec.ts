@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { totp } from './support/totp';
+import { base32Decode, totp } from '../test/helpers/totp';
 import { createUser, signInPage } from './support/users';
 
 test.describe('profile', () => {
@@ -71,7 +71,7 @@ test.describe('profile', () => {
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await expect(dialog.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
     await expect(dialog.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').first()).toBeVisible();
-    const secret = (await dialog.locator('code').textContent())!.trim();
+    const secret = base32Decode((await dialog.locator('code').textContent())!.trim());
     await dialog.getByLabel('Verification code').fill(totp(secret));
     await dialog.getByRole('button', { name: 'Turn On' }).click();
     await expect(page.getByText('Two-Factor Authentication Enabled')).toBeVisible();
