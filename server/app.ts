@@ -7,6 +7,21 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
+import fastifyWebsocket from '@fastify/websocket';
+import type { ChannelKind } from './db/schema';
+import { EventBus } from './events/event-bus';
+import { loadSecretBox, type SecretBox } from './lib/secret-box';
+import type { ChannelAdapter } from './modules/channels/adapters/channel-adapter';
+import { webchatAdapter } from './modules/channels/adapters/webchat.adapter';
+import { ChannelsRepository } from './modules/channels/channels.repository';
+import { OutboundService } from './modules/channels/outbound.service';
+import { sendMessageJob } from './modules/channels/send-message.job';
+import { ConversationsRepository } from './modules/conversations/conversations.repository';
+import { MessagingService } from './modules/conversations/messaging.service';
+import { RealtimeHub } from './modules/realtime/realtime.hub';
+import { createRealtimeLoaders } from './modules/realtime/realtime.loaders';
+import { realtimeRoutes } from './modules/realtime/realtime.routes';
+import { VisitorTokens } from './modules/widget/visitor-token';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -63,6 +78,8 @@ export interface BuildAppOptions {
   startJobs?: boolean;
   /** Override the e-mail transport (default: SMTP when SMTP_URL is set, else the outbox). */
   emailTransport?: EmailTransport;
+  /** The key for secrets at rest (default: SECRETS_KEY, else DATA_DIR/secrets.key). */
+  secretBox?: SecretBox;
 }
 
 export interface ParleyServices {
@@ -71,6 +88,12 @@ export interface ParleyServices {
   emails: EmailService;
   profile: ProfileService;
   notifications: NotificationsService;
+  messaging: MessagingService;
+  conversations: ConversationsRepository;
+  channels: ChannelsRepository;
+  events: EventBus;
+  realtime: RealtimeHub;
+  visitorTokens: VisitorTokens;
 }
 
 export interface ParleyApp {
@@ -105,12 +128,16 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   const secret = config.authSecret ?? (await getOrCreateSecret(db, 'auth_secret'));
   const queue = new JobQueue(database, { logger, concurrency: config.jobConcurrency });
+  const events = new EventBus(database, logger);
+  const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
 
   // Repositories
   const usersRepository = new UsersRepository(db);
   const lockout = new LockoutRepository(db);
   const securityEvents = new SecurityEventsRepository(db);
   const profileRepository = new ProfileRepository(db);
+  const channelsRepository = new ChannelsRepository(db, secretBox);
+  const conversationsRepository = new ConversationsRepository(db);
 
   // Services
   const transport =
@@ -131,10 +158,29 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
   const notifications = new NotificationsService({ db });
 
-  const services: ParleyServices = { auth: authService, users, emails, profile, notifications };
+  const messaging = new MessagingService({ db, events, queue, clock });
+  const adapters = new Map<ChannelKind, ChannelAdapter>([['webchat', webchatAdapter]]);
+  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, logger });
+  const visitorTokens = new VisitorTokens(secret);
+  const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
+
+  const services: ParleyServices = {
+    auth: authService,
+    users,
+    emails,
+    profile,
+    notifications,
+    messaging,
+    conversations: conversationsRepository,
+    channels: channelsRepository,
+    events,
+    realtime,
+    visitorTokens,
+  };
 
   // Jobs
   queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
+  queue.register(sendMessageJob, ({ messageId }, ctx) => outbound.deliver(messageId, ctx));
 
   // HTTP
   // Typed as Fastify's logger so the instance type matches what plugins expect.
@@ -157,6 +203,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     crossOriginEmbedderPolicy: false,
   });
   await server.register(fastifyRateLimit, { global: false });
+  await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await server.register(fastifySwagger, {
     openapi: {
       info: { title: 'Parley API', version: VERSION, description: 'The HTTP API of Parley. Cookie sessions; state-changing calls need the x-csrf-token header.' },
@@ -189,10 +236,21 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(usersRoutes, { usersService: users });
   await server.register(profileRoutes, { profileService: profile, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(notificationsRoutes, { notificationsService: notifications });
+  await server.register(realtimeRoutes, {
+    hub: realtime,
+    publicUrl: config.publicUrl,
+    resolveVisitor: async (widgetId, token) => {
+      const visitorId = visitorTokens.verify(widgetId, token);
+      if (!visitorId) return null;
+      const [channel] = await channelsRepository.findByExternalIds('webchat', [widgetId]);
+      return channel && channel.status === 'active' ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
+    },
+  });
   await server.register(controlRoutes, { services });
   await registerWebApp(server, { distDir: config.webDistDir });
 
   await server.ready();
+  await realtime.start(events);
   if (options.startJobs !== false) await queue.start();
 
   return {
@@ -203,7 +261,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     services,
     async close() {
       await queue.stop();
+      realtime.stop();
       await server.close();
+      await events.close();
     },
   };
 }

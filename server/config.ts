@@ -23,6 +23,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   AUTH_SECRET: z.string().min(32, 'AUTH_SECRET must be at least 32 characters').optional(),
+  SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional(),
+  GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com'),
+  GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/u, 'GRAPH_API_VERSION looks like v21.0').default('v21.0'),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
@@ -50,6 +53,8 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   authSecret: string | undefined;
+  secretsKey: string | undefined;
+  graphApi: { baseUrl: string; version: string };
   authRateLimitPerMinute: number;
   admin: { email: string | undefined; password: string | undefined; name: string };
   smtp: { url: string | undefined; from: string };
@@ -85,6 +90,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     authSecret: e.AUTH_SECRET,
+    secretsKey: e.SECRETS_KEY,
+    graphApi: { baseUrl: e.GRAPH_API_BASE_URL.replace(/\/+$/u, ''), version: e.GRAPH_API_VERSION },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME },
     smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },

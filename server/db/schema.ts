@@ -179,6 +179,146 @@ export interface JobsTable {
   completedAt: Timestamp | null;
 }
 
+export type ChannelKind = 'whatsapp' | 'messenger' | 'instagram' | 'webchat' | 'api';
+export type ChannelStatus = 'active' | 'disabled';
+export interface ChannelsTable {
+  id: Generated<string>;
+  clientId: string;
+  kind: ChannelKind;
+  name: string;
+  status: ColumnType<ChannelStatus, ChannelStatus | undefined, ChannelStatus>;
+  externalId: string | null;
+  callbackUrl: string | null;
+  secrets: string | null;
+  verifyTokenHash: string | null;
+  appSecretHash: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface ContactsTable {
+  id: Generated<string>;
+  clientId: string;
+  channelId: string;
+  externalId: string;
+  name: string | null;
+  avatarUrl: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export type ConversationStatus = 'active' | 'pending' | 'escalated' | 'resolved';
+export type HandledBy = 'ai' | 'human';
+export type Priority = 'low' | 'medium' | 'high';
+export interface ConversationsTable {
+  id: Generated<string>;
+  clientId: string;
+  channelId: string;
+  contactId: string;
+  userId: string | null;
+  title: string | null;
+  status: ColumnType<ConversationStatus, ConversationStatus | undefined, ConversationStatus>;
+  handledBy: ColumnType<HandledBy, HandledBy | undefined, HandledBy>;
+  assignedAgentId: string | null;
+  externalConversationId: string | null;
+  priority: ColumnType<Priority, Priority | undefined, Priority>;
+  aiSummary: string | null;
+  unreadCount: ColumnType<number, number | undefined, number>;
+  lastMessageAt: Timestamp | null;
+  lastMessagePreview: string | null;
+  lastInboundAt: Timestamp | null;
+  firstResponseAt: Timestamp | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export type MessageDirection = 'inbound' | 'outbound';
+export type SenderType = 'customer' | 'ai' | 'agent' | 'system';
+export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'location' | 'sticker' | 'reaction' | 'unsupported';
+export type MessageStatus = 'received' | 'queued' | 'sent' | 'delivered' | 'read' | 'failed';
+export interface MessageMedia {
+  /** The platform's media id (WhatsApp) or URL (Messenger/Instagram attachments). */
+  id?: string;
+  url?: string;
+  mimeType?: string;
+  caption?: string;
+  sha256?: string;
+  filename?: string;
+  latitude?: number;
+  longitude?: number;
+}
+export interface MessagesTable {
+  id: Generated<string>;
+  conversationId: string;
+  clientId: string;
+  channelId: string;
+  direction: MessageDirection;
+  senderType: SenderType;
+  senderId: string | null;
+  content: ColumnType<string, string | undefined, string>;
+  messageType: ColumnType<MessageType, MessageType | undefined, MessageType>;
+  media: ColumnType<MessageMedia, string | undefined, string> | null;
+  status: MessageStatus;
+  errorCode: string | null;
+  errorMessage: string | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  externalMessageId: string | null;
+  priority: ColumnType<Priority, Priority | undefined, Priority>;
+  aiSummary: string | null;
+  aiConfidence: number | null;
+  readAt: Timestamp | null;
+  sentAt: Timestamp | null;
+  deliveredAt: Timestamp | null;
+  seenAt: Timestamp | null;
+  createdAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export type InboundProvider = 'whatsapp' | 'messenger' | 'instagram' | 'api' | 'webchat';
+export interface InboundEventsTable {
+  id: Generated<number>;
+  provider: InboundProvider;
+  channelIds: ColumnType<string[], string[], string[]>;
+  body: string;
+  receivedAt: CreatedAt;
+  processedAt: Timestamp | null;
+  error: string | null;
+}
+
+export interface ChannelDeliveriesTable {
+  id: Generated<number>;
+  channelId: string;
+  messageId: string | null;
+  attempt: number;
+  url: string;
+  statusCode: number | null;
+  responseBody: string | null;
+  error: string | null;
+  durationMs: ColumnType<number, number | undefined, number>;
+  createdAt: CreatedAt;
+}
+
+export interface ChatThreadsTable {
+  id: Generated<string>;
+  createdBy: string | null;
+  lastMessageAt: Timestamp | null;
+  lastMessagePreview: string | null;
+  createdAt: CreatedAt;
+}
+
+export interface ChatParticipantsTable {
+  threadId: string;
+  userId: string;
+  lastReadAt: Timestamp | null;
+}
+
+export interface ChatMessagesTable {
+  id: Generated<string>;
+  threadId: string;
+  senderId: string | null;
+  body: string;
+  createdAt: CreatedAt;
+}
+
 export interface DB {
   appSettings: AppSettingsTable;
   clients: ClientsTable;
@@ -194,6 +334,15 @@ export interface DB {
   emails: EmailsTable;
   notifications: NotificationsTable;
   jobs: JobsTable;
+  channels: ChannelsTable;
+  contacts: ContactsTable;
+  conversations: ConversationsTable;
+  messages: MessagesTable;
+  inboundEvents: InboundEventsTable;
+  channelDeliveries: ChannelDeliveriesTable;
+  chatThreads: ChatThreadsTable;
+  chatParticipants: ChatParticipantsTable;
+  chatMessages: ChatMessagesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -203,3 +352,7 @@ export type Client = Selectable<ClientsTable>;
 export type Job = Selectable<JobsTable>;
 export type Email = Selectable<EmailsTable>;
 export type Notification = Selectable<NotificationsTable>;
+export type Channel = Selectable<ChannelsTable>;
+export type Contact = Selectable<ContactsTable>;
+export type Conversation = Selectable<ConversationsTable>;
+export type Message = Selectable<MessagesTable>;

@@ -20,6 +20,7 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     LOG_LEVEL: 'silent',
     PUBLIC_URL: TEST_PUBLIC_URL,
     AUTH_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    SECRETS_KEY: 'test-secrets-key-test-secrets-key-0123456789',
     AUTH_RATE_LIMIT_PER_MINUTE: '10000',
     WEB_DIST_DIR: '/nonexistent-web-dist',
     DATA_DIR: '/nonexistent-data-dir',

@@ -1,0 +1,228 @@
+/**
+ * Clients (the businesses Parley serves) and their channels (server: server/modules/clients,
+ * server/modules/channels). Channel secrets are write-only: sealed at rest, never returned — except
+ * the webhook verify token, shown once when Parley generates it (on creation or rotation) so the
+ * admin can paste it into Meta.
+ *
+ *   GET   /api/v1/clients                         -> findClientsResponse   (client users: their own)
+ *   POST  /api/v1/clients                         createClientInput -> clientView (201, admin)
+ *   GET   /api/v1/clients/:id                     -> clientView
+ *   PATCH /api/v1/clients/:id                     updateClientInput -> clientView (admin)
+ *   GET   /api/v1/channels?clientId=              -> findChannelsResponse  (admin, manager)
+ *   POST  /api/v1/channels                        createChannelInput -> createdChannel (201, admin)
+ *   PATCH /api/v1/channels/:id                    updateChannelInput -> channelView (admin)
+ *   POST  /api/v1/channels/:id/rotate-verify-token -> createdChannel (admin; Meta channels)
+ *   POST  /api/v1/channels/:id/test               -> channelTestResult (admin): checks the credentials
+ *   GET   /api/v1/channels/:id/deliveries         -> deliveriesResponse (admin; API channels' callback log)
+ *
+ * Custom-platform channel (API), for the business's own systems:
+ *   POST  /api/v1/channels/:channelId/messages    apiInboundMessage, signed (see API_SIGNATURE)
+ *   Parley POSTs each reply to the channel's callback URL, signed the same way: apiOutboundMessage.
+ */
+import { z } from 'zod';
+
+const isoDate = z.iso.datetime({ offset: true });
+
+export const clientStatus = z.enum(['active', 'inactive']);
+
+export const clientView = z.object({
+  id: z.uuid(),
+  companyName: z.string(),
+  contactPerson: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  status: clientStatus,
+  channelCount: z.number().int(),
+  conversationCount: z.number().int(),
+  userCount: z.number().int(),
+  lastInteractionAt: isoDate.nullable(),
+  createdAt: isoDate,
+});
+export type ClientView = z.infer<typeof clientView>;
+export const findClientsResponse = z.object({ clients: z.array(clientView) });
+
+const optionalText = (max: number, message: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, { error: message })
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional();
+
+export const createClientInput = z.object({
+  companyName: z.string().trim().min(1, { error: 'Company name is required' }).max(200, { error: 'Company name is too long' }),
+  contactPerson: optionalText(200, 'Contact person is too long'),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, { error: 'Email is too long' })
+    .refine((v) => v === '' || z.email().safeParse(v).success, { error: 'Please enter a valid email address' })
+    .transform((v) => (v === '' ? null : v))
+    .nullable()
+    .optional(),
+  phone: optionalText(50, 'Phone is too long'),
+  status: clientStatus.default('active'),
+});
+export type CreateClientInput = z.input<typeof createClientInput>;
+export const updateClientInput = createClientInput.partial();
+
+export const channelKind = z.enum(['whatsapp', 'messenger', 'instagram', 'webchat', 'api']);
+export type ChannelKind = z.infer<typeof channelKind>;
+
+export const channelView = z.object({
+  id: z.uuid(),
+  clientId: z.uuid(),
+  clientName: z.string(),
+  kind: channelKind,
+  name: z.string(),
+  status: z.enum(['active', 'disabled']),
+  /** Phone number id, page id, Instagram account id or widget id; null for API channels. */
+  externalId: z.string().nullable(),
+  callbackUrl: z.string().nullable(),
+  /** Where the platform must send events: Meta's callback URL, or the API channel's inbound URL. */
+  webhookUrl: z.string().nullable(),
+  /** The `<script>` tag to embed (website chat). */
+  embedSnippet: z.string().nullable(),
+  /** Which secrets are stored (never their values). */
+  secrets: z.object({
+    accessToken: z.boolean(),
+    appSecret: z.boolean(),
+    verifyToken: z.boolean(),
+    signingSecret: z.boolean(),
+  }),
+  createdAt: isoDate,
+});
+export type ChannelView = z.infer<typeof channelView>;
+export const findChannelsQuery = z.object({ clientId: z.uuid().optional() });
+export const findChannelsResponse = z.object({ channels: z.array(channelView) });
+
+const secret = (label: string) =>
+  z
+    .string()
+    .trim()
+    .min(8, { error: `${label} looks too short` })
+    .max(1000, { error: `${label} is too long` });
+const metaId = (label: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/u, { error: `Please enter the ${label}` });
+const name = z.string().trim().min(1, { error: 'Name is required' }).max(100, { error: 'Name is too long' });
+const verifyToken = secret('Verify token').optional().describe('Generated when omitted, and shown once');
+
+export const createChannelInput = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('whatsapp'),
+    clientId: z.uuid(),
+    name: name.default('WhatsApp'),
+    phoneNumberId: metaId('phone number id'),
+    accessToken: secret('Access token'),
+    appSecret: secret('App secret'),
+    verifyToken,
+  }),
+  z.object({
+    kind: z.literal('messenger'),
+    clientId: z.uuid(),
+    name: name.default('Messenger'),
+    pageId: metaId('page id'),
+    accessToken: secret('Access token'),
+    appSecret: secret('App secret'),
+    verifyToken,
+  }),
+  z.object({
+    kind: z.literal('instagram'),
+    clientId: z.uuid(),
+    name: name.default('Instagram'),
+    accountId: metaId('Instagram account id'),
+    accessToken: secret('Access token'),
+    appSecret: secret('App secret'),
+    verifyToken,
+  }),
+  z.object({ kind: z.literal('webchat'), clientId: z.uuid(), name: name.default('Website chat') }),
+  z.object({
+    kind: z.literal('api'),
+    clientId: z.uuid(),
+    name: name.default('Custom platform'),
+    callbackUrl: z.url({ protocol: /^https?$/u, error: 'Please enter an http(s) callback URL' }).max(2048),
+    signingSecret: secret('Signing secret').optional().describe('Generated when omitted, and shown once'),
+  }),
+]);
+export type CreateChannelInput = z.input<typeof createChannelInput>;
+
+/** A channel as created: with the generated secrets shown this once. */
+export const createdChannel = channelView.extend({
+  verifyToken: z.string().optional(),
+  signingSecret: z.string().optional(),
+});
+
+export const updateChannelInput = z
+  .object({
+    name: name.optional(),
+    status: z.enum(['active', 'disabled']).optional(),
+    accessToken: secret('Access token').optional(),
+    appSecret: secret('App secret').optional(),
+    callbackUrl: z.url({ protocol: /^https?$/u, error: 'Please enter an http(s) callback URL' }).max(2048).optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to change' });
+
+export const channelTestResult = z.object({ ok: z.boolean(), message: z.string() });
+
+export const channelDelivery = z.object({
+  id: z.number().int(),
+  messageId: z.uuid().nullable(),
+  attempt: z.number().int(),
+  url: z.string(),
+  statusCode: z.number().int().nullable(),
+  responseBody: z.string().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+  createdAt: isoDate,
+});
+export const deliveriesResponse = z.object({ deliveries: z.array(channelDelivery) });
+
+/**
+ * Signature of custom-platform requests, both directions:
+ *   X-Parley-Timestamp: <unix seconds>
+ *   X-Parley-Signature: sha256=<hex HMAC-SHA256 of `${timestamp}.${raw body}` with the signing secret>
+ * Requests more than 5 minutes from Parley's clock are refused (replay protection).
+ */
+export const API_SIGNATURE = {
+  timestampHeader: 'x-parley-timestamp',
+  signatureHeader: 'x-parley-signature',
+  toleranceSeconds: 300,
+} as const;
+
+export const apiInboundMessage = z.object({
+  contact: z.object({
+    id: z.string().trim().min(1).max(200),
+    name: z.string().trim().max(200).optional(),
+  }),
+  message: z.object({
+    /** Your id for the message: sending the same id again is ignored (idempotent). */
+    id: z.string().trim().min(1).max(200),
+    text: z.string().trim().min(1).max(4096),
+  }),
+});
+export type ApiInboundMessage = z.infer<typeof apiInboundMessage>;
+export const apiInboundAccepted = z.object({
+  messageId: z.uuid(),
+  conversationId: z.uuid(),
+  /** false when this message id was already received. */
+  created: z.boolean(),
+});
+
+export const apiOutboundMessage = z.object({
+  event: z.literal('message.created'),
+  channelId: z.uuid(),
+  conversationId: z.uuid(),
+  contact: z.object({ id: z.string() }),
+  message: z.object({
+    id: z.uuid(),
+    text: z.string(),
+    senderType: z.enum(['ai', 'agent', 'system']),
+    createdAt: isoDate,
+  }),
+});
+export type ApiOutboundMessage = z.infer<typeof apiOutboundMessage>;

@@ -1,0 +1,204 @@
+/**
+ * Conversations, messages and contacts (server: server/modules/conversations). Client users see
+ * only their own client's data; another client's id answers 404. Managers and admins see all.
+ *
+ *   GET   /api/v1/conversations                    findConversationsQuery -> findConversationsResponse
+ *   POST  /api/v1/conversations                    startConversationInput -> conversationView (201)
+ *          409 CONFLICT details.reason "business_cannot_start" (WhatsApp/Messenger/Instagram)
+ *   GET   /api/v1/conversations/:id                -> conversationView
+ *   PATCH /api/v1/conversations/:id                updateConversationInput -> conversationView
+ *   POST  /api/v1/conversations/:id/read           -> 204 (unread count to 0, inbound messages read)
+ *   GET   /api/v1/conversations/:id/messages       findThreadQuery -> threadResponse (oldest first)
+ *   POST  /api/v1/conversations/:id/messages       sendMessageInput -> messageView (201, status queued)
+ *          409 CONFLICT details.reason "window_closed" outside the 24-hour customer-service window
+ *   POST  /api/v1/conversations/:id/messages/:messageId/retry -> messageView (a failed outbound message)
+ *   GET   /api/v1/contacts                         findContactsQuery -> findContactsResponse
+ *   GET   /api/v1/messages                         findMessagesQuery -> findMessagesResponse (latest 50)
+ *   POST  /api/v1/messages/:id/read                -> 204 ("Marked as Read")
+ *   POST  /api/v1/messages/read-all                findMessagesQuery (filter, search) -> { updated }
+ *   POST  /api/v1/messages/:id/respond             sendMessageInput -> messageView (201)
+ *   GET   /api/v1/messages/export.csv              findMessagesQuery -> text/csv
+ */
+import { z } from 'zod';
+
+const isoDate = z.iso.datetime({ offset: true });
+
+export const platform = z.enum(['whatsapp', 'messenger', 'instagram', 'webchat', 'api']);
+export type Platform = z.infer<typeof platform>;
+export const conversationStatus = z.enum(['active', 'pending', 'escalated', 'resolved']);
+export type ConversationStatus = z.infer<typeof conversationStatus>;
+export const handledBy = z.enum(['ai', 'human']);
+export const priority = z.enum(['low', 'medium', 'high']);
+export type Priority = z.infer<typeof priority>;
+export const senderType = z.enum(['customer', 'ai', 'agent', 'system']);
+export const messageType = z.enum(['text', 'image', 'audio', 'video', 'document', 'location', 'sticker', 'reaction', 'unsupported']);
+export const messageStatus = z.enum(['received', 'queued', 'sent', 'delivered', 'read', 'failed']);
+export type MessageStatus = z.infer<typeof messageStatus>;
+
+export const contactView = z.object({
+  id: z.uuid(),
+  clientId: z.uuid(),
+  channelId: z.uuid(),
+  platform,
+  externalId: z.string(),
+  name: z.string().nullable(),
+  avatarUrl: z.string().nullable(),
+  /** A business may write first on this channel (website chat, API). */
+  canStart: z.boolean(),
+  conversationId: z.uuid().nullable(),
+  createdAt: isoDate,
+});
+export type ContactView = z.infer<typeof contactView>;
+
+export const conversationView = z.object({
+  id: z.uuid(),
+  clientId: z.uuid(),
+  clientName: z.string(),
+  channelId: z.uuid(),
+  channelName: z.string(),
+  platform,
+  contact: z.object({ id: z.uuid(), name: z.string().nullable(), externalId: z.string(), avatarUrl: z.string().nullable() }),
+  title: z.string().nullable(),
+  status: conversationStatus,
+  handledBy,
+  assignedAgentId: z.uuid().nullable(),
+  assignedAgentName: z.string().nullable(),
+  priority,
+  aiSummary: z.string().nullable(),
+  /** Confidence of the latest AI reply, 0–1; null until the AI has answered. */
+  aiConfidence: z.number().nullable(),
+  unreadCount: z.number().int(),
+  messageCount: z.number().int(),
+  lastMessageAt: isoDate.nullable(),
+  lastMessagePreview: z.string().nullable(),
+  /** Whether free text may be sent now (24-hour window on Meta channels; always on others). */
+  canSendFreeText: z.boolean(),
+  /** When the 24-hour window closes (Meta channels), null otherwise. */
+  windowClosesAt: isoDate.nullable(),
+  /** First response time in seconds (first reply after the first customer message), null until then. */
+  responseTimeSeconds: z.number().nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type ConversationView = z.infer<typeof conversationView>;
+
+export const messageMedia = z.object({
+  id: z.string().optional(),
+  url: z.string().optional(),
+  mimeType: z.string().optional(),
+  caption: z.string().optional(),
+  filename: z.string().optional(),
+  latitude: z.number().optional(),
+  longitude: z.number().optional(),
+});
+
+export const messageView = z.object({
+  id: z.uuid(),
+  conversationId: z.uuid(),
+  clientId: z.uuid(),
+  clientName: z.string(),
+  contactName: z.string().nullable(),
+  platform,
+  direction: z.enum(['inbound', 'outbound']),
+  senderType,
+  senderId: z.uuid().nullable(),
+  senderName: z.string().nullable(),
+  content: z.string(),
+  messageType,
+  media: messageMedia.nullable(),
+  status: messageStatus,
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  externalMessageId: z.string().nullable(),
+  priority,
+  aiSummary: z.string().nullable(),
+  aiConfidence: z.number().nullable(),
+  read: z.boolean(),
+  /** Seconds from this customer message to the next reply in its conversation; null if none yet. */
+  responseTimeSeconds: z.number().nullable(),
+  createdAt: isoDate,
+});
+export type MessageView = z.infer<typeof messageView>;
+
+export const conversationTab = z.enum(['all', 'active', 'pending', 'escalated', 'resolved']);
+
+export const findConversationsQuery = z.object({
+  tab: conversationTab.default('all'),
+  search: z.string().trim().max(200).optional(),
+  clientId: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  /** Opaque cursor from the previous page. */
+  cursor: z.string().max(200).optional(),
+});
+export const conversationCounts = z.object({
+  all: z.number().int(),
+  active: z.number().int(),
+  pending: z.number().int(),
+  escalated: z.number().int(),
+  resolved: z.number().int(),
+  /** Conversations a person handles (the spec's "needs human" tile). */
+  human: z.number().int(),
+  unread: z.number().int(),
+});
+export const findConversationsResponse = z.object({
+  conversations: z.array(conversationView),
+  counts: conversationCounts,
+  nextCursor: z.string().nullable(),
+});
+
+export const updateConversationInput = z
+  .object({
+    status: conversationStatus.optional(),
+    handledBy: handledBy.optional(),
+    /** null unassigns. */
+    assignedAgentId: z.uuid().nullable().optional(),
+    priority: priority.optional(),
+    title: z.string().trim().max(200).nullable().optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to change' });
+export type UpdateConversationInput = z.infer<typeof updateConversationInput>;
+
+export const MESSAGE_MAX = 4096;
+export const sendMessageInput = z.object({
+  text: z
+    .string()
+    .trim()
+    .min(1, { error: 'Message cannot be empty' })
+    .max(MESSAGE_MAX, { error: `Message is too long (at most ${MESSAGE_MAX} characters)` }),
+});
+export type SendMessageInput = z.infer<typeof sendMessageInput>;
+
+export const startConversationInput = z.object({
+  contactId: z.uuid({ error: 'Please select a contact' }),
+  text: sendMessageInput.shape.text,
+});
+
+export const findThreadQuery = z.object({
+  /** Messages created before this message id (older page). */
+  before: z.uuid().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+export const threadResponse = z.object({ messages: z.array(messageView), hasMore: z.boolean() });
+
+export const findContactsQuery = z.object({
+  clientId: z.uuid().optional(),
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(100),
+});
+export const findContactsResponse = z.object({ contacts: z.array(contactView) });
+
+/** /messages and the dashboard inbox: "all", unread, or a priority. */
+export const messageFilter = z.enum(['all', 'unread', 'high', 'medium', 'low']);
+export const findMessagesQuery = z.object({
+  filter: messageFilter.default('all'),
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const findMessagesResponse = z.object({ messages: z.array(messageView), unreadCount: z.number().int() });
+
+export const CONVERSATION_MESSAGES = {
+  windowClosed:
+    'More than 24 hours have passed since the customer last wrote. This channel only allows template messages now, which are not available yet.',
+  businessCannotStart:
+    'WhatsApp, Messenger and Instagram only let a business write first with an approved message template. Start conversations there from the customer side, or use website chat or the API channel.',
+} as const;

@@ -1,0 +1,41 @@
+/**
+ * Every domain event Parley publishes, with its payload. Payloads carry ids only (they travel in
+ * a NOTIFY, capped at 8000 bytes); subscribers load what they need. `performedBy` lets automations
+ * and the AI agent ignore what they caused themselves (no loops).
+ */
+import type { ConversationStatus, MessageDirection, MessageStatus, SenderType } from '../db/schema';
+
+export interface DomainEvents {
+  'conversation.created': { conversationId: string; clientId: string };
+  'conversation.updated': { conversationId: string; clientId: string; status: ConversationStatus };
+  'message.created': {
+    messageId: string;
+    conversationId: string;
+    clientId: string;
+    channelId: string;
+    direction: MessageDirection;
+    senderType: SenderType;
+  };
+  'message.updated': { messageId: string; conversationId: string; clientId: string; status: MessageStatus };
+  'chat.message.created': { threadId: string; messageId: string; participantIds: string[] };
+  'chat.thread.updated': { threadId: string; participantIds: string[] };
+}
+
+export type DomainEventName = keyof DomainEvents;
+
+export type PerformedBy =
+  | { kind: 'customer' }
+  | { kind: 'user'; userId: string }
+  | { kind: 'ai' }
+  | { kind: 'automation'; automationId: string }
+  | { kind: 'system' };
+
+export interface DomainEvent<K extends DomainEventName = DomainEventName> {
+  name: K;
+  payload: DomainEvents[K];
+  performedBy: PerformedBy;
+  /** ISO time of publication. */
+  at: string;
+}
+
+export type AnyDomainEvent = { [K in DomainEventName]: DomainEvent<K> }[DomainEventName];

@@ -1,0 +1,242 @@
+/**
+ * Read side of conversations and messages, in their API shapes. Every query takes a scope:
+ * `{ clientId }` restricts to one client (client users), `{ clientId: null }` sees all (staff).
+ * Tenant isolation lives here, in the WHERE clause of every query — never in the caller.
+ */
+import { sql } from 'kysely';
+import type { ContactView, ConversationView, MessageView } from '../../../common/api/conversations';
+import type { Db } from '../../db/database';
+import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from './messaging.service';
+
+export interface Scope {
+  /** null: every client (admins and managers). */
+  clientId: string | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+function conversationQuery(db: Db, scope: Scope) {
+  let q = db
+    .selectFrom('conversations as c')
+    .innerJoin('clients as cl', 'cl.id', 'c.clientId')
+    .innerJoin('channels as ch', 'ch.id', 'c.channelId')
+    .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
+    .leftJoin('users as agent', 'agent.id', 'c.assignedAgentId')
+    .select((eb) => [
+      'c.id',
+      'c.clientId',
+      'cl.companyName as clientName',
+      'c.channelId',
+      'ch.name as channelName',
+      'ch.kind as platform',
+      'ct.id as contactId',
+      'ct.name as contactName',
+      'ct.externalId as contactExternalId',
+      'ct.avatarUrl as contactAvatarUrl',
+      'c.title',
+      'c.status',
+      'c.handledBy',
+      'c.assignedAgentId',
+      'agent.fullName as assignedAgentName',
+      'c.priority',
+      'c.aiSummary',
+      'c.unreadCount',
+      'c.lastMessageAt',
+      'c.lastMessagePreview',
+      'c.lastInboundAt',
+      'c.firstResponseAt',
+      'c.createdAt',
+      'c.updatedAt',
+      eb
+        .selectFrom('messages')
+        .select(sql<number>`count(*)::int`.as('n'))
+        .whereRef('messages.conversationId', '=', 'c.id')
+        .as('messageCount'),
+      eb
+        .selectFrom('messages')
+        .select('messages.aiConfidence')
+        .whereRef('messages.conversationId', '=', 'c.id')
+        .where('messages.senderType', '=', 'ai')
+        .orderBy('messages.createdAt', 'desc')
+        .limit(1)
+        .as('aiConfidence'),
+      eb
+        .selectFrom('messages')
+        .select(sql<Date | null>`min(messages.created_at)`.as('t'))
+        .whereRef('messages.conversationId', '=', 'c.id')
+        .where('messages.direction', '=', 'inbound')
+        .as('firstInboundAt'),
+    ]);
+  if (scope.clientId !== null) q = q.where('c.clientId', '=', scope.clientId);
+  return q;
+}
+
+type ConversationRow = Awaited<ReturnType<ReturnType<typeof conversationQuery>['executeTakeFirstOrThrow']>>;
+
+export function toConversationView(row: ConversationRow, now: Date): ConversationView {
+  const windowed = WINDOW_CHANNELS.has(row.platform);
+  const closesAt = windowed && row.lastInboundAt ? new Date(row.lastInboundAt.getTime() + CUSTOMER_SERVICE_WINDOW_MS) : null;
+  const firstInbound = row.firstInboundAt ? new Date(row.firstInboundAt) : null;
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    clientName: row.clientName,
+    channelId: row.channelId,
+    channelName: row.channelName,
+    platform: row.platform,
+    contact: { id: row.contactId, name: row.contactName, externalId: row.contactExternalId, avatarUrl: row.contactAvatarUrl },
+    title: row.title,
+    status: row.status,
+    handledBy: row.handledBy,
+    assignedAgentId: row.assignedAgentId,
+    assignedAgentName: row.assignedAgentName,
+    priority: row.priority,
+    aiSummary: row.aiSummary,
+    aiConfidence: row.aiConfidence ?? null,
+    unreadCount: row.unreadCount,
+    messageCount: row.messageCount ?? 0,
+    lastMessageAt: iso(row.lastMessageAt),
+    lastMessagePreview: row.lastMessagePreview,
+    canSendFreeText: !windowed || (closesAt !== null && closesAt.getTime() > now.getTime()),
+    windowClosesAt: iso(closesAt),
+    responseTimeSeconds:
+      row.firstResponseAt && firstInbound ? Math.max(0, Math.round((row.firstResponseAt.getTime() - firstInbound.getTime()) / 1000)) : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function messageQuery(db: Db, scope: Scope) {
+  let q = db
+    .selectFrom('messages as m')
+    .innerJoin('conversations as c', 'c.id', 'm.conversationId')
+    .innerJoin('clients as cl', 'cl.id', 'm.clientId')
+    .innerJoin('channels as ch', 'ch.id', 'm.channelId')
+    .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
+    .leftJoin('users as sender', 'sender.id', 'm.senderId')
+    .select((eb) => [
+      'm.id',
+      'm.conversationId',
+      'm.clientId',
+      'm.channelId',
+      'cl.companyName as clientName',
+      'ct.name as contactName',
+      'ch.kind as platform',
+      'm.direction',
+      'm.senderType',
+      'm.senderId',
+      'sender.fullName as senderName',
+      'm.content',
+      'm.messageType',
+      'm.media',
+      'm.status',
+      'm.errorCode',
+      'm.errorMessage',
+      'm.externalMessageId',
+      'm.priority',
+      'm.aiSummary',
+      'm.aiConfidence',
+      'm.readAt',
+      'm.createdAt',
+      eb
+        .selectFrom('messages as reply')
+        .select(sql<Date | null>`min(reply.created_at)`.as('t'))
+        .whereRef('reply.conversationId', '=', 'm.conversationId')
+        .where('reply.direction', '=', 'outbound')
+        .whereRef('reply.createdAt', '>', 'm.createdAt')
+        .as('repliedAt'),
+    ]);
+  if (scope.clientId !== null) q = q.where('m.clientId', '=', scope.clientId);
+  return q;
+}
+
+type MessageRow = Awaited<ReturnType<ReturnType<typeof messageQuery>['executeTakeFirstOrThrow']>>;
+
+export function toMessageView(row: MessageRow): MessageView {
+  const repliedAt = row.repliedAt ? new Date(row.repliedAt) : null;
+  const media = row.media;
+  const { sha256: _sha256, ...shownMedia } = media ?? {};
+  return {
+    id: row.id,
+    conversationId: row.conversationId,
+    clientId: row.clientId,
+    clientName: row.clientName,
+    contactName: row.contactName,
+    platform: row.platform,
+    direction: row.direction,
+    senderType: row.senderType,
+    senderId: row.senderId,
+    senderName: row.senderType === 'customer' ? row.contactName : row.senderName,
+    content: row.content,
+    messageType: row.messageType,
+    media: media ? shownMedia : null,
+    status: row.status,
+    errorCode: row.errorCode,
+    errorMessage: row.errorMessage,
+    externalMessageId: row.externalMessageId,
+    priority: row.priority,
+    aiSummary: row.aiSummary,
+    aiConfidence: row.aiConfidence,
+    read: row.readAt !== null,
+    responseTimeSeconds:
+      row.direction === 'inbound' && repliedAt ? Math.max(0, Math.round((repliedAt.getTime() - row.createdAt.getTime()) / 1000)) : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export class ConversationsRepository {
+  constructor(private readonly db: Db) {}
+
+  conversations(scope: Scope, db: Db = this.db) {
+    return conversationQuery(db, scope);
+  }
+
+  messages(scope: Scope, db: Db = this.db) {
+    return messageQuery(db, scope);
+  }
+
+  async findConversationView(id: string, scope: Scope, now: Date): Promise<ConversationView | undefined> {
+    const row = await conversationQuery(this.db, scope).where('c.id', '=', id).executeTakeFirst();
+    return row ? toConversationView(row, now) : undefined;
+  }
+
+  async findMessageView(id: string, scope: Scope): Promise<MessageView | undefined> {
+    const row = await messageQuery(this.db, scope).where('m.id', '=', id).executeTakeFirst();
+    return row ? toMessageView(row) : undefined;
+  }
+
+  /** The client a conversation belongs to, or undefined when it does not exist in this scope. */
+  async findConversationClient(id: string, scope: Scope): Promise<string | undefined> {
+    let q = this.db.selectFrom('conversations').select('clientId').where('id', '=', id);
+    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
+    return (await q.executeTakeFirst())?.clientId;
+  }
+
+  async findContactViews(scope: Scope, filter: { clientId?: string | undefined; search?: string | undefined; limit: number }): Promise<ContactView[]> {
+    let q = this.db
+      .selectFrom('contacts as ct')
+      .innerJoin('channels as ch', 'ch.id', 'ct.channelId')
+      .leftJoin('conversations as c', 'c.contactId', 'ct.id')
+      .select(['ct.id', 'ct.clientId', 'ct.channelId', 'ch.kind', 'ct.externalId', 'ct.name', 'ct.avatarUrl', 'c.id as conversationId', 'ct.createdAt'])
+      .orderBy('ct.updatedAt', 'desc')
+      .limit(filter.limit);
+    if (scope.clientId !== null) q = q.where('ct.clientId', '=', scope.clientId);
+    if (filter.clientId) q = q.where('ct.clientId', '=', filter.clientId);
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+      q = q.where((eb) => eb.or([eb('ct.name', 'ilike', pattern), eb('ct.externalId', 'ilike', pattern)]));
+    }
+    return (await q.execute()).map((r) => ({
+      id: r.id,
+      clientId: r.clientId,
+      channelId: r.channelId,
+      platform: r.kind,
+      externalId: r.externalId,
+      name: r.name,
+      avatarUrl: r.avatarUrl,
+      canStart: BUSINESS_FIRST_CHANNELS.has(r.kind),
+      conversationId: r.conversationId,
+      createdAt: r.createdAt.toISOString(),
+    }));
+  }
+}
