@@ -29,7 +29,7 @@ export default defineConfig({
     port: 5173,
     strictPort: true,
     proxy: {
-      '/api': { target: api, changeOrigin: false },
+      '/api': { target: api, changeOrigin: false, ws: true },
       '/webhooks': { target: api, changeOrigin: false },
     },
   },
