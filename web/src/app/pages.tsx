@@ -10,9 +10,6 @@ type Screen = LazyExoticComponent<ComponentType>;
 /** Pages whose screens arrive with later issues: they share one honest "what will appear here" screen. */
 export const UPCOMING_PAGES = [
   'clientDashboard',
-  'clients',
-  'conversations',
-  'messages',
   'insights',
   'webhooks',
   'summary',
@@ -21,14 +18,12 @@ export const UPCOMING_PAGES = [
   'analytics',
   'adminDashboard',
   'productionStatus',
-  'adminConversations',
   'adminInsights',
   'adminTemplates',
   'adminN8n',
   'adminZapier',
   'adminWebhooks',
   'adminAutomations',
-  'adminClients',
 ] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
@@ -53,11 +48,13 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   notifications: lazy(() => import('./routes/app/notifications')),
   adminUsers: lazy(() => import('./routes/app/admin-users')),
   adminOutbox: lazy(() => import('./routes/app/admin-outbox')),
+  conversations: lazy(() => import('./routes/app/conversations')),
+  messages: lazy(() => import('./routes/app/messages')),
+  clients: lazy(() => import('./routes/app/clients')),
+  adminClients: lazy(() => import('./routes/app/admin-clients')),
+  adminConversations: lazy(() => import('./routes/app/admin-conversations')),
 
   clientDashboard: Upcoming,
-  clients: Upcoming,
-  conversations: Upcoming,
-  messages: Upcoming,
   insights: Upcoming,
   webhooks: Upcoming,
   summary: Upcoming,
@@ -66,14 +63,12 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   analytics: Upcoming,
   adminDashboard: Upcoming,
   productionStatus: Upcoming,
-  adminConversations: Upcoming,
   adminInsights: Upcoming,
   adminTemplates: Upcoming,
   adminN8n: Upcoming,
   adminZapier: Upcoming,
   adminWebhooks: Upcoming,
   adminAutomations: Upcoming,
-  adminClients: Upcoming,
 };
 
 export const NotFoundScreen = lazy(() => import('./routes/not-found'));

@@ -159,3 +159,8 @@ export async function apiRequest<S extends z.ZodType>(
 export async function apiSend(path: string, options: RequestOptions = {}): Promise<void> {
   await send(path, options);
 }
+
+/** A call whose raw answer the caller reads (a file download); errors are ApiErrors like any call's. */
+export function apiResponse(path: string, options: RequestOptions = {}): Promise<Response> {
+  return send(path, options);
+}

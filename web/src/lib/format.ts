@@ -29,3 +29,12 @@ export function formatRelative(iso: string, now: Date = new Date()): string {
   }
   return 'just now';
 }
+
+const timeOnly = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+const dayAndTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** "14:05" today, "Mar 3, 14:05" on another day. */
+export function formatMessageTime(iso: string, now: Date = new Date()): string {
+  const date = new Date(iso);
+  return date.toDateString() === now.toDateString() ? timeOnly.format(date) : dayAndTime.format(date);
+}

@@ -4,10 +4,13 @@ import { findPage } from '@common/routes';
 import { ErrorBoundary } from '@/components/error-boundary';
 import { Head } from '@/components/seo/head';
 import { Spinner } from '@/components/ui/spinner';
+import { ChatsButton } from '@/features/chats/components/chats-button';
 import { ErrorFallback } from '@/features/errors/components/error-fallback';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { AppShell } from '@/features/shell/components/app-shell';
+import { useRealtimeConnection } from '@/hooks/use-realtime';
 import { useSignOut } from '@/lib/auth';
+import { realtimeClient } from '@/lib/realtime';
 import { useCurrentUser } from '@/lib/session';
 import { APP_PAGE_META } from '../meta/app-meta';
 import { metaFor } from '../page-layouts';
@@ -18,14 +21,21 @@ function Shell() {
   const { pathname } = useLocation();
   const signOut = useSignOut();
   const meta = metaFor(APP_PAGE_META, findPage(pathname)?.name);
+  // One live connection while signed in: pages subscribe to it, and it is what shows the user online in chats.
+  useRealtimeConnection();
 
   return (
     <AppShell
       user={user}
       title={meta?.title ?? 'Parley'}
       subtitle={meta?.subtitle}
-      headerActions={<NotificationBell />}
-      onSignOut={() => signOut.mutate()}
+      headerActions={
+        <>
+          <ChatsButton user={user} />
+          <NotificationBell />
+        </>
+      }
+      onSignOut={() => signOut.mutate(undefined, { onSuccess: () => realtimeClient().reset() })}
       signingOut={signOut.isPending}
     >
       {meta ? <Head title={meta.title} description={meta.description} /> : null}

@@ -5,16 +5,12 @@
 import {
   Activity,
   Bot,
-  Building2,
   FileStack,
   Gauge,
   LayoutDashboard,
   LineChart,
-  MessageSquare,
-  MessagesSquare,
   Newspaper,
   Sparkles,
-  Users,
   Webhook,
   Workflow,
   Zap,
@@ -40,28 +36,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
       'Messages, response rate, response time, leads and conversion',
       'Recent conversations, automation settings and billing',
     ],
-  },
-  clients: {
-    icon: Building2,
-    heading: 'No clients yet',
-    body: 'Client businesses appear here once they are added to Parley.',
-    items: ['Search and Active / Inactive tabs', 'Summary cards', 'A card per client with its profile'],
-  },
-  conversations: {
-    icon: MessagesSquare,
-    heading: 'No conversations yet',
-    body: 'Conversations arrive here once a messaging channel (WhatsApp, Instagram, Messenger or a custom platform) is connected.',
-    items: [
-      'Every conversation with its status: active, pending or escalated',
-      'The thread with AI confidence per reply and a Handoff to Human button',
-      'Starting a new conversation with a client',
-    ],
-  },
-  messages: {
-    icon: MessageSquare,
-    heading: 'No messages yet',
-    body: 'Incoming customer messages appear here once a channel is connected.',
-    items: ['Priority and a short AI summary per message', 'Filters and search', 'Replying and marking as read'],
   },
   insights: {
     icon: LineChart,
@@ -111,12 +85,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
     body: 'The production readiness checklist arrives with the operations release.',
     items: ['An overall readiness score', 'Complete, attention and critical items', 'A checklist grouped by category'],
   },
-  adminConversations: {
-    icon: MessagesSquare,
-    heading: 'No chats yet',
-    body: 'Chats between your team and client businesses appear here.',
-    items: ['Conversations with unread counters', 'Search by participant or company', 'Starting a new chat'],
-  },
   adminInsights: {
     icon: LineChart,
     heading: 'No insights yet',
@@ -152,11 +120,5 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
     heading: 'No automations found. Create your first automation to get started.',
     body: 'Deploy AI agents and workflows for your clients here.',
     items: ['Automations per client with status', 'Execution history', 'Live messages'],
-  },
-  adminClients: {
-    icon: Users,
-    heading: 'No clients yet',
-    body: 'Every client business on Parley, with its channels and status, appears here.',
-    items: ['Search and filters', 'Per-client channels and automation status', 'Adding a client'],
   },
 };

@@ -1,10 +1,11 @@
 import { useAuthNotice } from '@/features/auth/hooks/use-auth-notice';
 import { DashboardHome } from '@/features/dashboard/components/dashboard-home';
+import { InboxWidget } from '@/features/messages/components/inbox-widget';
 import { useCurrentUser } from '@/lib/session';
 
 export default function DashboardRoute() {
   const user = useCurrentUser();
   // A verification link signs the user in and lands here with ?verified=1.
   useAuthNotice('dashboard');
-  return <DashboardHome user={user} />;
+  return <DashboardHome user={user} inbox={<InboxWidget />} />;
 }

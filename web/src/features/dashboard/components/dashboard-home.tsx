@@ -14,6 +14,7 @@ import {
   Users,
   type LucideIcon,
 } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CurrentUser } from '@common/api/users';
 import type { Role } from '@common/roles';
@@ -21,6 +22,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useTeamSummary } from '../api/get-team-summary';
+import { ActiveConversations } from './active-conversations';
+import { StatCards } from './stat-cards';
 
 interface QuickAction {
   label: string;
@@ -112,7 +115,8 @@ function TeamCard() {
   );
 }
 
-export function DashboardHome({ user }: { user: CurrentUser }) {
+/** `inbox`: the inbox widget (spec part 1 §2.12), composed in by the route. */
+export function DashboardHome({ user, inbox }: { user: CurrentUser; inbox?: ReactNode }) {
   const isAdmin = user.role === 'admin';
   return (
     <div className="grid gap-6">
@@ -139,39 +143,29 @@ export function DashboardHome({ user }: { user: CurrentUser }) {
         ) : null}
       </section>
 
+      <StatCards user={user} />
+
       <div className="grid gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
-          <CardHeader>
-            <CardTitle>Conversation metrics</CardTitle>
-            <CardDescription>
-              {isAdmin
-                ? 'Conversations handled, open tickets, average response time and active clients appear here once conversations flow through a connected channel.'
-                : 'Your conversation figures appear here once customers start writing through a connected channel.'}
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
-              No conversations yet, so there is nothing to measure. Nothing on this page is sample data.
-            </p>
-          </CardContent>
-        </Card>
-        {isAdmin ? <TeamCard /> : null}
-        {!user.mfaEnabled ? (
-          <Card className={isAdmin ? 'lg:col-span-3' : undefined}>
-            <CardHeader>
-              <CardTitle className="flex items-center gap-2">
-                <ShieldCheck aria-hidden className="size-4 text-primary" />
-                Protect your account
-              </CardTitle>
-              <CardDescription>Turn on two-factor authentication so a password alone cannot open your account.</CardDescription>
-            </CardHeader>
-            <CardContent>
-              <Button asChild variant="outline" size="sm">
-                <Link to="/profile?tab=security">Set up two-factor authentication</Link>
-              </Button>
-            </CardContent>
-          </Card>
-        ) : null}
+        <ActiveConversations className="lg:col-span-2" showClient={user.role !== 'client'} />
+        <div className="grid content-start gap-6">
+          {isAdmin ? <TeamCard /> : null}
+          {!user.mfaEnabled ? (
+            <Card>
+              <CardHeader>
+                <CardTitle className="flex items-center gap-2">
+                  <ShieldCheck aria-hidden className="size-4 text-primary" />
+                  Protect your account
+                </CardTitle>
+                <CardDescription>Turn on two-factor authentication so a password alone cannot open your account.</CardDescription>
+              </CardHeader>
+              <CardContent>
+                <Button asChild variant="outline" size="sm">
+                  <Link to="/profile?tab=security">Set up two-factor authentication</Link>
+                </Button>
+              </CardContent>
+            </Card>
+          ) : null}
+        </div>
       </div>
 
       <section aria-labelledby="quick-actions-heading" className="grid gap-3">
@@ -197,6 +191,8 @@ export function DashboardHome({ user }: { user: CurrentUser }) {
           ))}
         </ul>
       </section>
+
+      {inbox}
     </div>
   );
 }

@@ -1,0 +1,172 @@
+import { AlertCircle, Bot, Check, CheckCheck, Clock, RotateCcw, UserRound } from 'lucide-react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { toast } from 'sonner';
+import type { MessageView } from '@common/api/conversations';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { errorMessage } from '@/lib/api-client';
+import { cn } from '@/lib/cn';
+import { formatMessageTime } from '@/lib/format';
+import { DELIVERY_LABEL, formatConfidence } from '@/lib/messaging-format';
+import { useRetryMessage } from '../api/retry-message';
+import type { useThread } from '../api/get-thread';
+import { attachmentLabel, messageSide, senderLabel, showsDelivery, threadMessages } from '../lib/thread';
+
+function DeliveryStatus({ message }: { message: MessageView }) {
+  const retry = useRetryMessage();
+  const label = DELIVERY_LABEL[message.status];
+  if (message.status === 'failed') {
+    return (
+      <div className="grid gap-1 text-xs text-destructive" data-testid="delivery-status">
+        <span className="flex items-center gap-1">
+          <AlertCircle aria-hidden className="size-3.5" />
+          {label}
+          {message.errorMessage ? `: ${message.errorMessage}` : ''}
+        </span>
+        <Button
+          variant="outline"
+          size="sm"
+          className="h-7 w-fit"
+          disabled={retry.isPending}
+          onClick={() =>
+            retry.mutate(
+              { conversationId: message.conversationId, messageId: message.id },
+              { onError: (error) => toast.error('Error', { description: errorMessage(error, 'Failed to send response') }) },
+            )
+          }
+        >
+          <RotateCcw aria-hidden />
+          Retry
+        </Button>
+      </div>
+    );
+  }
+  const Icon = message.status === 'queued' ? Clock : message.status === 'sent' ? Check : CheckCheck;
+  return (
+    <span
+      className={cn('flex items-center gap-1 text-xs text-muted-foreground', message.status === 'read' && 'text-sky-400')}
+      data-testid="delivery-status"
+    >
+      <Icon aria-hidden className="size-3.5" />
+      {label}
+    </span>
+  );
+}
+
+function MessageBubble({ message }: { message: MessageView }) {
+  const side = messageSide(message);
+  const attachment = attachmentLabel(message);
+  if (side === 'center') {
+    return (
+      <li className="flex justify-center">
+        <p className="max-w-[80%] rounded-md bg-muted px-3 py-1.5 text-center text-xs text-muted-foreground">{message.content}</p>
+      </li>
+    );
+  }
+  const isAi = message.senderType === 'ai';
+  const isAgent = message.senderType === 'agent';
+  const SenderIcon = isAi ? Bot : UserRound;
+  return (
+    <li className={cn('flex', side === 'right' ? 'justify-end' : 'justify-start')} data-sender={message.senderType}>
+      <article
+        aria-label={`${senderLabel(message)}, ${formatMessageTime(message.createdAt)}`}
+        className={cn(
+          'grid max-w-[85%] gap-1 rounded-2xl border px-3.5 py-2 text-sm shadow-xs sm:max-w-[70%]',
+          side === 'right' && 'rounded-br-sm border-transparent bg-secondary',
+          isAi && 'rounded-bl-sm border-primary/30 bg-primary/15',
+          isAgent && 'rounded-bl-sm border-emerald-500/30 bg-emerald-500/10',
+        )}
+      >
+        <header className="flex items-center gap-2 text-xs text-muted-foreground">
+          {side === 'left' ? <SenderIcon aria-hidden className={cn('size-3.5', isAi ? 'text-primary' : 'text-emerald-400')} /> : null}
+          <span className="font-medium text-foreground/90">{senderLabel(message)}</span>
+          {isAgent ? <span className="rounded bg-emerald-500/15 px-1 text-[0.65rem] tracking-wide text-emerald-300 uppercase">Agent</span> : null}
+          <time dateTime={message.createdAt} className="ml-auto">
+            {formatMessageTime(message.createdAt)}
+          </time>
+        </header>
+        {attachment ? <p className="text-xs font-medium text-muted-foreground italic">{attachment}</p> : null}
+        {message.content !== '' ? <p className="break-words whitespace-pre-wrap">{message.content}</p> : null}
+        <footer className="flex flex-wrap items-center justify-between gap-2">
+          {isAi ? (
+            <span className="text-xs text-muted-foreground">
+              Confidence <span className="font-medium text-foreground tabular-nums">{formatConfidence(message.aiConfidence)}</span>
+            </span>
+          ) : (
+            <span />
+          )}
+          {showsDelivery(message) ? <DeliveryStatus message={message} /> : null}
+        </footer>
+      </article>
+    </li>
+  );
+}
+
+export function MessageThread({ query }: { query: ReturnType<typeof useThread> }) {
+  const messages = threadMessages(query.data);
+  const scroller = useRef<HTMLDivElement>(null);
+  const stickToBottom = useRef(true);
+  const lastId = messages.at(-1)?.id;
+
+  // Follow new messages while the reader is at the bottom; stay put while they read older ones.
+  useLayoutEffect(() => {
+    const el = scroller.current;
+    if (el && stickToBottom.current) el.scrollTop = el.scrollHeight;
+  }, [lastId]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el) return undefined;
+    const onScroll = () => {
+      stickToBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
+    };
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => el.removeEventListener('scroll', onScroll);
+  }, []);
+
+  return (
+    <div ref={scroller} role="log" aria-label="Messages" aria-live="polite" className="min-h-0 flex-1 overflow-y-auto px-4 py-3">
+      {query.isPending ? (
+        <div className="grid gap-3">
+          <Skeleton className="h-12 w-2/3" />
+          <Skeleton className="ml-auto h-12 w-1/2" />
+          <Skeleton className="h-12 w-3/5" />
+        </div>
+      ) : query.isError ? (
+        <div className="grid justify-items-center gap-2 p-6 text-center text-sm text-muted-foreground">
+          <p>{errorMessage(query.error, 'The messages could not be loaded.')}</p>
+          <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      ) : (
+        <>
+          {query.hasNextPage ? (
+            <div className="flex justify-center pb-3">
+              <Button
+                variant="ghost"
+                size="sm"
+                disabled={query.isFetchingNextPage}
+                onClick={() => {
+                  stickToBottom.current = false;
+                  void query.fetchNextPage();
+                }}
+              >
+                {query.isFetchingNextPage ? 'Loading...' : 'Load earlier messages'}
+              </Button>
+            </div>
+          ) : null}
+          {messages.length === 0 ? (
+            <p className="p-6 text-center text-sm text-muted-foreground">No messages in this conversation yet.</p>
+          ) : (
+            <ol className="grid gap-3">
+              {messages.map((message) => (
+                <MessageBubble key={message.id} message={message} />
+              ))}
+            </ol>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+import { Check, MessageSquare, Search } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { toast } from 'sonner';
+import { messageFilter, type MessageView } from '@common/api/conversations';
+import { formatResponseTime } from '@common/messaging/keyword-rules';
+import { PlatformDot } from '@/components/platform-dot';
+import { PriorityBadge } from '@/components/priority-badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input } from '@/components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { useLiveInbox } from '@/hooks/use-live-messaging';
+import { cn } from '@/lib/cn';
+import { formatRelative } from '@/lib/format';
+import type { MessagesFilter } from '@/lib/messaging-keys';
+import { PLATFORM_LABEL, truncateText } from '@/lib/messaging-format';
+import { useMessages } from '../api/find-messages';
+import { useMarkMessageRead } from '../api/mark-message-read';
+import { FILTER_LABEL, messageSenderName } from '../lib/messages';
+import { RespondDialog } from './respond-dialog';
+
+function parseFilter(value: string | null): MessagesFilter['filter'] {
+  const parsed = messageFilter.safeParse(value);
+  return parsed.success ? parsed.data : 'all';
+}
+
+function MarkReadButton({ message, name }: { message: MessageView; name: string }) {
+  const markRead = useMarkMessageRead();
+  if (message.read) {
+    return (
+      <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
+        <Check aria-hidden className="size-3.5" />
+        Read
+      </span>
+    );
+  }
+  return (
+    <Button
+      variant="ghost"
+      size="sm"
+      aria-label={`Mark message from ${name} as read`}
+      disabled={markRead.isPending}
+      onClick={() =>
+        markRead.mutate(message, {
+          onSuccess: () => toast.success('Marked as Read'),
+          onError: () => toast.error('Error', { description: 'Failed to mark message as read' }),
+        })
+      }
+    >
+      <Check aria-hidden />
+      Mark as Read
+    </Button>
+  );
+}
+
+/** Spec part 1 §2.11: every customer message with its priority, AI summary and response time. */
+export function MessagesPage() {
+  useLiveInbox();
+  const [params, setParams] = useSearchParams();
+  const filter = parseFilter(params.get('filter'));
+  const [search, setSearch] = useState('');
+  const debounced = useDebouncedValue(search.trim(), 250);
+  const messages = useMessages({ filter, search: debounced === '' ? undefined : debounced });
+
+  useEffect(() => {
+    if (messages.isError) toast.error('Error', { description: 'Failed to fetch messages' });
+  }, [messages.isError, messages.errorUpdatedAt]);
+
+  return (
+    <div className="grid gap-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <div className="relative sm:w-80">
+          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search messages..."
+            aria-label="Search messages"
+            className="pl-8"
+          />
+        </div>
+        <Select
+          value={filter}
+          onValueChange={(value) =>
+            setParams(
+              (current) => {
+                const next = new URLSearchParams(current);
+                if (value === 'all') next.delete('filter');
+                else next.set('filter', value);
+                return next;
+              },
+              { replace: true },
+            )
+          }
+        >
+          <SelectTrigger aria-label="Filter messages" className="sm:w-44">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {messageFilter.options.map((option) => (
+              <SelectItem key={option} value={option}>
+                {FILTER_LABEL[option]}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+        {messages.data ? (
+          <p className="text-sm text-muted-foreground sm:ml-auto" aria-live="polite">
+            {messages.data.unreadCount} unread
+          </p>
+        ) : null}
+      </div>
+
+      <Card className="py-2">
+        <CardContent className="px-2">
+          {messages.isPending ? (
+            <p role="status" className="p-8 text-center text-sm text-muted-foreground">
+              Loading messages...
+            </p>
+          ) : messages.isError ? (
+            <div className="grid justify-items-center gap-2 p-8 text-center text-sm text-muted-foreground">
+              <p>Failed to fetch messages</p>
+              <Button variant="outline" size="sm" onClick={() => void messages.refetch()}>
+                Try Again
+              </Button>
+            </div>
+          ) : messages.data.messages.length === 0 ? (
+            <EmptyState icon={MessageSquare} title={filter === 'all' && debounced === '' ? 'No messages yet' : 'No messages match'} className="m-2 border-0">
+              {filter === 'all' && debounced === ''
+                ? 'Customer messages appear here as they arrive through a connected channel.'
+                : 'Try another filter or search.'}
+            </EmptyState>
+          ) : (
+            <Table aria-label="Messages">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>From</TableHead>
+                  <TableHead>Message</TableHead>
+                  <TableHead>Priority</TableHead>
+                  <TableHead>AI SUMMARY</TableHead>
+                  <TableHead>Response Time</TableHead>
+                  <TableHead>Received</TableHead>
+                  <TableHead>
+                    <span className="sr-only">Actions</span>
+                  </TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {messages.data.messages.map((message) => {
+                  const name = messageSenderName(message);
+                  return (
+                    <TableRow key={message.id} data-read={message.read} className={cn(!message.read && 'bg-primary/5')}>
+                      <TableCell className="align-top">
+                        <div className="flex items-center gap-2">
+                          {!message.read ? <span className="size-2 rounded-full bg-primary" aria-label="Unread" role="img" /> : null}
+                          <PlatformDot platform={message.platform} />
+                          <span className="font-medium">{name}</span>
+                        </div>
+                        <div className="text-xs text-muted-foreground">
+                          {message.clientName} · {PLATFORM_LABEL[message.platform]}
+                        </div>
+                      </TableCell>
+                      <TableCell className="max-w-md align-top whitespace-normal">
+                        <p className="break-words">{truncateText(message.content, 300)}</p>
+                      </TableCell>
+                      <TableCell className="align-top">
+                        <PriorityBadge priority={message.priority} />
+                      </TableCell>
+                      <TableCell className="max-w-xs align-top text-xs whitespace-normal text-muted-foreground">
+                        {message.aiSummary ?? '—'}
+                      </TableCell>
+                      <TableCell className="align-top tabular-nums">{formatResponseTime(message.responseTimeSeconds)}</TableCell>
+                      <TableCell className="align-top text-xs whitespace-nowrap text-muted-foreground">
+                        <time dateTime={message.createdAt}>{formatRelative(message.createdAt)}</time>
+                      </TableCell>
+                      <TableCell className="align-top">
+                        <div className="flex flex-wrap justify-end gap-1">
+                          {message.direction === 'inbound' ? (
+                            <>
+                              <MarkReadButton message={message} name={name} />
+                              <RespondDialog message={message} senderName={name} />
+                            </>
+                          ) : null}
+                          <Button asChild variant="ghost" size="sm">
+                            <Link to={`/conversations?id=${message.conversationId}`} aria-label={`Open the conversation with ${name}`}>
+                              Open
+                            </Link>
+                          </Button>
+                        </div>
+                      </TableCell>
+                    </TableRow>
+                  );
+                })}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/** Labels, colours and text helpers shared by the messaging screens. */
+import type { ConversationStatus, MessageStatus, Platform, Priority } from '@common/api/conversations';
+
+export const PLATFORM_LABEL: Record<Platform, string> = {
+  whatsapp: 'WhatsApp',
+  messenger: 'Messenger',
+  instagram: 'Instagram',
+  webchat: 'Website chat',
+  api: 'API',
+};
+
+/**
+ * The platform colour dot (spec part 1 §2.12 names whatsapp, instagram and facebook): Messenger is
+ * Facebook's, website chat and API channels get a neutral dot.
+ */
+export type DotPlatform = 'whatsapp' | 'instagram' | 'facebook' | 'webchat' | 'api';
+export function dotPlatform(platform: Platform): DotPlatform {
+  return platform === 'messenger' ? 'facebook' : platform;
+}
+export const DOT_CLASS: Record<DotPlatform, string> = {
+  whatsapp: 'bg-emerald-500',
+  instagram: 'bg-pink-500',
+  facebook: 'bg-blue-500',
+  webchat: 'bg-slate-400',
+  api: 'bg-slate-400',
+};
+export const DOT_LABEL: Record<DotPlatform, string> = {
+  whatsapp: 'WhatsApp',
+  instagram: 'Instagram',
+  facebook: 'Facebook',
+  webchat: 'Website chat',
+  api: 'API',
+};
+
+export const STATUS_LABEL: Record<ConversationStatus, string> = {
+  active: 'Active',
+  pending: 'Pending',
+  escalated: 'Escalated',
+  resolved: 'Resolved',
+};
+
+export const PRIORITY_LABEL: Record<Priority, string> = { high: 'high', medium: 'medium', low: 'low' };
+
+export const DELIVERY_LABEL: Record<MessageStatus, string> = {
+  received: 'Received',
+  queued: 'Queued',
+  sent: 'Sent',
+  delivered: 'Delivered',
+  read: 'Read',
+  failed: 'Failed',
+};
+
+/** AI confidence 0–1 as a whole percentage; "—" until the AI has answered. */
+export function formatConfidence(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return `${Math.round(Math.min(1, Math.max(0, value)) * 100)}%`;
+}
+
+/** At most `max` characters, cut on a character boundary (never half an emoji) with an ellipsis. */
+export function truncateText(text: string, max: number): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, max).join('').trimEnd()}…`;
+}
+
+/** Who a contact is, for people: the name the platform gave, else its id on the platform. */
+export function contactLabel(contact: { name: string | null; externalId: string }): string {
+  const name = contact.name?.trim();
+  if (name) return name;
+  return contact.externalId;
+}
