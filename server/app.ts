@@ -13,6 +13,10 @@ import { EventBus } from './events/event-bus';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
 import type { ChannelAdapter } from './modules/channels/adapters/channel-adapter';
 import { webchatAdapter } from './modules/channels/adapters/webchat.adapter';
+import { createApiAdapter } from './modules/channels/adapters/api.adapter';
+import { apiChannelRoutes } from './modules/channels/api-channel.routes';
+import { ApiChannelService } from './modules/channels/api-channel.service';
+import { ChannelDeliveriesRepository } from './modules/channels/channel-deliveries.repository';
 import { ChannelsRepository } from './modules/channels/channels.repository';
 import { OutboundService } from './modules/channels/outbound.service';
 import { sendMessageJob } from './modules/channels/send-message.job';
@@ -94,6 +98,7 @@ export interface ParleyServices {
   events: EventBus;
   realtime: RealtimeHub;
   visitorTokens: VisitorTokens;
+  channelDeliveries: ChannelDeliveriesRepository;
 }
 
 export interface ParleyApp {
@@ -159,9 +164,14 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const notifications = new NotificationsService({ db });
 
   const messaging = new MessagingService({ db, events, queue, clock });
-  const adapters = new Map<ChannelKind, ChannelAdapter>([['webchat', webchatAdapter]]);
+  const channelDeliveries = new ChannelDeliveriesRepository(db);
+  const adapters = new Map<ChannelKind, ChannelAdapter>([
+    ['webchat', webchatAdapter],
+    ['api', createApiAdapter({ deliveries: channelDeliveries, clock, logger, userAgent: `Parley/${VERSION}` })],
+  ]);
   const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, logger });
   const visitorTokens = new VisitorTokens(secret);
+  const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
   const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
 
   const services: ParleyServices = {
@@ -176,6 +186,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     events,
     realtime,
     visitorTokens,
+    channelDeliveries,
   };
 
   // Jobs
@@ -246,6 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       return channel && channel.status === 'active' ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
     },
   });
+  await server.register(apiChannelRoutes, { apiChannels });
   await server.register(controlRoutes, { services });
   await registerWebApp(server, { distDir: config.webDistDir });
 
