@@ -13,6 +13,9 @@ import { EventBus } from './events/event-bus';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
 import type { ChannelAdapter } from './modules/channels/adapters/channel-adapter';
 import { webchatAdapter } from './modules/channels/adapters/webchat.adapter';
+import { createInstagramAdapter } from './modules/channels/adapters/instagram.adapter';
+import { createMessengerAdapter } from './modules/channels/adapters/messenger.adapter';
+import { createWhatsAppAdapter } from './modules/channels/adapters/whatsapp.adapter';
 import { createApiAdapter } from './modules/channels/adapters/api.adapter';
 import { apiChannelRoutes } from './modules/channels/api-channel.routes';
 import { ApiChannelService } from './modules/channels/api-channel.service';
@@ -26,6 +29,10 @@ import { RealtimeHub } from './modules/realtime/realtime.hub';
 import { createRealtimeLoaders } from './modules/realtime/realtime.loaders';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { VisitorTokens } from './modules/widget/visitor-token';
+import { processInboundJob } from './modules/webhooks/process-inbound.job';
+import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
+import { WebhooksService } from './modules/webhooks/webhooks.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -98,6 +105,7 @@ export interface ParleyServices {
   events: EventBus;
   realtime: RealtimeHub;
   visitorTokens: VisitorTokens;
+  webhooks: WebhooksService;
   channelDeliveries: ChannelDeliveriesRepository;
 }
 
@@ -169,9 +177,22 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     ['webchat', webchatAdapter],
     ['api', createApiAdapter({ deliveries: channelDeliveries, clock, logger, userAgent: `Parley/${VERSION}` })],
   ]);
+  const metaAdapters = [createWhatsAppAdapter(config.graphApi), createMessengerAdapter(config.graphApi), createInstagramAdapter(config.graphApi)];
+  for (const adapter of metaAdapters) adapters.set(adapter.kind, adapter);
   const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, logger });
   const visitorTokens = new VisitorTokens(secret);
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
+  const webhooks = new WebhooksService({
+    db,
+    queue,
+    channels: channelsRepository,
+    repository: new WebhooksRepository(db),
+    messaging,
+    adapters: metaAdapters,
+    logger,
+    // PGlite has one connection: a second concurrent commit would only queue behind the first.
+    groupCommit: { maxInFlight: database.engine === 'pglite' ? 1 : 2 },
+  });
   const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
 
   const services: ParleyServices = {
@@ -186,12 +207,14 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     events,
     realtime,
     visitorTokens,
+    webhooks,
     channelDeliveries,
   };
 
   // Jobs
   queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
   queue.register(sendMessageJob, ({ messageId }, ctx) => outbound.deliver(messageId, ctx));
+  queue.register(processInboundJob, ({ eventIds }) => webhooks.process(eventIds));
 
   // HTTP
   // Typed as Fastify's logger so the instance type matches what plugins expect.
@@ -258,12 +281,14 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     },
   });
   await server.register(apiChannelRoutes, { apiChannels });
+  await server.register(webhooksRoutes, { webhooks });
   await server.register(controlRoutes, { services });
   await registerWebApp(server, { distDir: config.webDistDir });
 
   await server.ready();
   await realtime.start(events);
-  if (options.startJobs !== false) await queue.start();
+  // JOB_CONCURRENCY=0: a web-only instance; workers elsewhere on the database run the jobs.
+  if (options.startJobs !== false && config.jobConcurrency > 0) await queue.start();
 
   return {
     server,

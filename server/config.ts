@@ -26,6 +26,7 @@ const envSchema = z.object({
   SECRETS_KEY: z.string().min(32, 'SECRETS_KEY must be at least 32 characters').optional(),
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com'),
   GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/u, 'GRAPH_API_VERSION looks like v21.0').default('v21.0'),
+  GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
@@ -35,8 +36,11 @@ const envSchema = z.object({
   GOOGLE_CLIENT_ID: z.string().optional(),
   GOOGLE_CLIENT_SECRET: z.string().optional(),
   GOOGLE_ISSUER: z.url().default('https://accounts.google.com'),
-  JOB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  // 0: this instance runs no job workers (a web-only instance; others on the database do the work).
+  JOB_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(8),
   WEB_DIST_DIR: z.string().optional(),
+  DEMO_WIDGET: bool.default(true),
+  DEMO_CLIENT_NAME: z.string().trim().min(1).max(200).default('Parley'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -54,13 +58,16 @@ export interface Config {
   trustProxy: boolean;
   authSecret: string | undefined;
   secretsKey: string | undefined;
-  graphApi: { baseUrl: string; version: string };
+  graphApi: { baseUrl: string; version: string; timeoutMs: number };
   authRateLimitPerMinute: number;
   admin: { email: string | undefined; password: string | undefined; name: string };
   smtp: { url: string | undefined; from: string };
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
+  /** Job workers in this instance; 0 runs none. */
   jobConcurrency: number;
   webDistDir: string;
+  /** Parley's own demo client whose website chat the marketing pages embed (null: none). */
+  demoClientName: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -91,12 +98,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: e.TRUST_PROXY,
     authSecret: e.AUTH_SECRET,
     secretsKey: e.SECRETS_KEY,
-    graphApi: { baseUrl: e.GRAPH_API_BASE_URL.replace(/\/+$/u, ''), version: e.GRAPH_API_VERSION },
+    graphApi: { baseUrl: e.GRAPH_API_BASE_URL.replace(/\/+$/u, ''), version: e.GRAPH_API_VERSION, timeoutMs: e.GRAPH_API_TIMEOUT_MS },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME },
     smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
     google,
     jobConcurrency: e.JOB_CONCURRENCY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? 'dist/web'),
+    demoClientName: e.DEMO_WIDGET ? e.DEMO_CLIENT_NAME : null,
   };
 }

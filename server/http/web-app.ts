@@ -9,6 +9,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { PAGE_ROUTES } from '../../common/routes';
 
+/** The website chat widget's bundle (web/widget), embedded by businesses' own sites. */
+export const WIDGET_SCRIPT = 'widget.js';
+
 export interface WebAppOptions {
   distDir: string;
 }
@@ -31,6 +34,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       setHeaders(res, filePath) {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           res.header('cache-control', 'public, max-age=31536000, immutable');
+        } else if (path.basename(filePath) === WIDGET_SCRIPT) {
+          // Loaded by <script> tags on other sites (helmet's CORP default, same-origin, would block
+          // it there); its name carries no hash, so caches revalidate it within minutes.
+          res.header('cross-origin-resource-policy', 'cross-origin');
+          res.header('cache-control', 'public, max-age=300');
         }
       },
     });

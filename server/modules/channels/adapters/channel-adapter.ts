@@ -28,6 +28,8 @@ export type NormalizedEvent =
        * platform's own app): recorded as outbound, matched to our own send when it is one.
        */
       echo: boolean;
+      /** Echoes only: our message id, when the platform carried back what we sent as metadata. */
+      ourMessageId?: string | null;
     }
   | {
       kind: 'status';

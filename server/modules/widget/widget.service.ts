@@ -1,0 +1,144 @@
+/**
+ * The website chat widget's server side. A widget is a webchat channel, addressed by its public
+ * widget id (the channel's external id); a visitor is a contact on it, identified by a stateless
+ * token (./visitor-token.ts). Messages go through the messaging core like any channel's.
+ */
+import { sql } from 'kysely';
+import type { WidgetMessage } from '../../../common/api/widget';
+import type { Db } from '../../db/database';
+import type { Channel } from '../../db/schema';
+import type { Clock } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { randomToken } from '../../lib/crypto';
+import type { ChannelsRepository } from '../channels/channels.repository';
+import { type ConversationsRepository, toMessageView } from '../conversations/conversations.repository';
+import type { MessagingService } from '../conversations/messaging.service';
+import type { VisitorTokens } from './visitor-token';
+import { toWidgetMessage } from './widget.views';
+
+/** Shown at the top of the panel (channels have no greeting setting yet). */
+export const WIDGET_GREETING = 'Hi! How can we help you today?';
+/** The newest messages a visitor's history shows. */
+const HISTORY_LIMIT = 200;
+/** app_settings key holding the id of the demo client's webchat channel. */
+export const DEMO_WIDGET_SETTING = 'demo_widget_channel_id';
+const DEMO_WIDGET_LOCK = sql`hashtext('parley:demo-widget')`;
+
+export interface WidgetServiceDeps {
+  db: Db;
+  channels: ChannelsRepository;
+  conversations: ConversationsRepository;
+  messaging: MessagingService;
+  visitorTokens: VisitorTokens;
+  clock: Clock;
+}
+
+export interface Visitor {
+  channel: Channel;
+  visitorId: string;
+}
+
+export class WidgetService {
+  constructor(private readonly deps: WidgetServiceDeps) {}
+
+  /** An active widget's channel; a disabled or unknown one is not found. */
+  async getWidget(widgetId: string): Promise<Channel> {
+    const [channel] = await this.deps.channels.findByExternalIds('webchat', [widgetId]);
+    if (!channel || channel.status !== 'active') throw notFound('Widget');
+    return channel;
+  }
+
+  async getConfig(widgetId: string): Promise<{ widgetId: string; name: string; greeting: string }> {
+    const channel = await this.getWidget(widgetId);
+    const client = await this.deps.db.selectFrom('clients').select('companyName').where('id', '=', channel.clientId).executeTakeFirstOrThrow();
+    return { widgetId, name: client.companyName, greeting: WIDGET_GREETING };
+  }
+
+  /**
+   * Resumes the visitor of a valid token, or starts a new one (no token, or one that is forged or
+   * for another widget). A name is kept on the visitor's contact.
+   */
+  async startVisitor(widgetId: string, input: { visitorToken?: string | undefined; name?: string | undefined }) {
+    const channel = await this.getWidget(widgetId);
+    const resumed = input.visitorToken ? this.deps.visitorTokens.verify(widgetId, input.visitorToken) : null;
+    const visitor = resumed && input.visitorToken ? { visitorId: resumed, visitorToken: input.visitorToken } : this.deps.visitorTokens.issue(widgetId);
+    if (input.name) {
+      const now = this.deps.clock.now();
+      await this.deps.db
+        .insertInto('contacts')
+        .values({ clientId: channel.clientId, channelId: channel.id, externalId: visitor.visitorId, name: input.name })
+        .onConflict((oc) => oc.columns(['channelId', 'externalId']).doUpdateSet({ name: input.name, updatedAt: now }))
+        .execute();
+    }
+    return { ...visitor, created: resumed === null };
+  }
+
+  /** The visitor a request's bearer token names, on an active widget. */
+  async authenticate(widgetId: string, authorization: string | undefined): Promise<Visitor> {
+    const channel = await this.getWidget(widgetId);
+    const token = /^Bearer\s+(\S+)$/iu.exec(authorization ?? '')?.[1];
+    const visitorId = token ? this.deps.visitorTokens.verify(widgetId, token) : null;
+    if (!visitorId) throw new AppError('UNAUTHENTICATED', 'A valid visitor token is required. Start a new chat to get one.');
+    return { channel, visitorId };
+  }
+
+  /** The visitor's conversation, oldest first (empty until they write). */
+  async findMessages({ channel, visitorId }: Visitor): Promise<WidgetMessage[]> {
+    const rows = await this.deps.conversations
+      .messages({ clientId: channel.clientId })
+      .where('m.channelId', '=', channel.id)
+      .where('ct.externalId', '=', visitorId)
+      .orderBy('m.createdAt', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(HISTORY_LIMIT)
+      .execute();
+    return rows.reverse().map((row) => toWidgetMessage(toMessageView(row)));
+  }
+
+  /**
+   * A visitor's message, stored once per `clientMessageId`. The id is namespaced by the visitor, so
+   * one visitor can never collide with (or read back) another's message.
+   */
+  async sendMessage({ channel, visitorId }: Visitor, input: { text: string; clientMessageId: string }): Promise<{ message: WidgetMessage; created: boolean }> {
+    const result = await this.deps.messaging.recordInbound(channel, {
+      contact: { externalId: visitorId },
+      message: { externalId: `${visitorId}:${input.clientMessageId}`, type: 'text', text: input.text },
+    });
+    const row = await this.deps.conversations.messages({ clientId: channel.clientId }).where('m.id', '=', result.messageId).executeTakeFirstOrThrow();
+    return { message: toWidgetMessage(toMessageView(row)), created: result.created };
+  }
+
+  /**
+   * Parley's own demo client and its website chat, created once (idempotent across restarts and
+   * across instances starting together). Returns the widget id, or null when an administrator has
+   * disabled the demo channel.
+   */
+  async ensureDemoWidget(companyName: string): Promise<string | null> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      await sql`select pg_advisory_xact_lock(${DEMO_WIDGET_LOCK})`.execute(trx);
+      const setting = await trx.selectFrom('appSettings').select('value').where('key', '=', DEMO_WIDGET_SETTING).executeTakeFirst();
+      const existing = setting ? await this.deps.channels.findById(setting.value, trx) : undefined;
+      if (existing) return existing.status === 'active' ? existing.externalId : null;
+
+      const client = await trx.insertInto('clients').values({ companyName }).returning('id').executeTakeFirstOrThrow();
+      const channel = await trx
+        .insertInto('channels')
+        .values({ clientId: client.id, kind: 'webchat', name: 'Website chat', externalId: `w_${randomToken(12)}` })
+        .returning(['id', 'externalId'])
+        .executeTakeFirstOrThrow();
+      await trx
+        .insertInto('appSettings')
+        .values({ key: DEMO_WIDGET_SETTING, value: channel.id })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: channel.id }))
+        .execute();
+      return channel.externalId;
+    });
+  }
+
+  /** The demo widget's id, if it exists and is active. */
+  async findDemoWidget(): Promise<string | null> {
+    const setting = await this.deps.db.selectFrom('appSettings').select('value').where('key', '=', DEMO_WIDGET_SETTING).executeTakeFirst();
+    const channel = setting ? await this.deps.channels.findById(setting.value) : undefined;
+    return channel && channel.kind === 'webchat' && channel.status === 'active' ? channel.externalId : null;
+  }
+}
