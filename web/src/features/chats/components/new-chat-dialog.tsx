@@ -70,6 +70,7 @@ export function NewChatDialog({ onCreated, className }: { onCreated: (thread: Ch
                       <SelectItem key={r.id} value={r.id}>
                         {r.name || r.email}
                         {r.company ? ` (${r.company})` : ''} · {roleLabel(r.role)}
+                        {r.name ? <span className="text-muted-foreground"> · {r.email}</span> : null}
                       </SelectItem>
                     ))}
                   </SelectContent>

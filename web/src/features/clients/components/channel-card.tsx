@@ -103,7 +103,7 @@ export function ChannelCard({ channel, canManage }: { channel: ChannelView; canM
       <header className="flex flex-wrap items-center gap-2">
         <PlatformDot platform={channel.kind} />
         <h4 className="font-medium">{channel.name}</h4>
-        <span className="text-sm text-muted-foreground">{CHANNEL_KIND_LABEL[channel.kind]}</span>
+        {channel.name !== CHANNEL_KIND_LABEL[channel.kind] ? <span className="text-sm text-muted-foreground">{CHANNEL_KIND_LABEL[channel.kind]}</span> : null}
         <Badge variant={active ? 'success' : 'secondary'} className="ml-auto">
           {active ? 'Active' : 'Disabled'}
         </Badge>

@@ -103,7 +103,7 @@ export function ConversationList({
   const conversations = query.data?.pages.flatMap((page) => page.conversations) ?? [];
 
   return (
-    <section aria-label="Conversations" className="flex min-h-0 flex-col gap-3 rounded-xl border bg-card p-3">
+    <section aria-label="Conversations" className="flex min-h-0 flex-1 flex-col gap-3 rounded-xl border bg-card p-3">
       {startDialog}
       <div className="relative">
         <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />

@@ -66,8 +66,12 @@ function ConversationHeader({ conversation, userId, showClient }: { conversation
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
             <PlatformDot platform={conversation.platform} />
             <span>{PLATFORM_LABEL[conversation.platform]}</span>
-            <span aria-hidden>·</span>
-            <span>{conversation.channelName}</span>
+            {conversation.channelName !== PLATFORM_LABEL[conversation.platform] ? (
+              <>
+                <span aria-hidden>·</span>
+                <span>{conversation.channelName}</span>
+              </>
+            ) : null}
             {showClient ? (
               <>
                 <span aria-hidden>·</span>
@@ -126,7 +130,7 @@ export function ConversationPanel({ id, userId, showClient }: { id: string | nul
 
   if (id === null) {
     return (
-      <section aria-label="Selected conversation" className="hidden min-h-[28rem] rounded-xl border bg-card lg:flex">
+      <section aria-label="Selected conversation" className="hidden min-h-[28rem] flex-1 rounded-xl border bg-card lg:flex">
         <EmptyState icon={MessagesSquare} title="Select a conversation" className="m-4 flex-1">
           Choose a conversation from the list to read the thread and reply.
         </EmptyState>
@@ -135,7 +139,7 @@ export function ConversationPanel({ id, userId, showClient }: { id: string | nul
   }
 
   return (
-    <section aria-labelledby="conversation-title" className="flex min-h-[28rem] flex-col overflow-hidden rounded-xl border bg-card">
+    <section aria-labelledby="conversation-title" className="flex min-h-[28rem] flex-1 flex-col overflow-hidden rounded-xl border bg-card">
       {conversation.isPending ? (
         <div className="grid gap-3 p-4">
           <Skeleton className="h-10 w-1/2" />

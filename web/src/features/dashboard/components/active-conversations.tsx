@@ -62,7 +62,7 @@ export function ActiveConversations({ className, showClient }: { className?: str
                     </span>
                     <span className="grid shrink-0 justify-items-end text-xs text-muted-foreground">
                       <span>{conversation.lastMessageAt ? formatRelative(conversation.lastMessageAt) : ''}</span>
-                      <span>{needsHuman ? 'Human' : `AI ${formatConfidence(conversation.aiConfidence)}`}</span>
+                      <span>{needsHuman ? 'Human' : conversation.aiConfidence === null ? 'AI' : `AI ${formatConfidence(conversation.aiConfidence)}`}</span>
                     </span>
                   </Link>
                 </li>

@@ -47,7 +47,7 @@ function InboxItem({ message }: { message: MessageView }) {
           <p className="text-xs text-muted-foreground">
             <time dateTime={message.createdAt}>{formatRelative(message.createdAt)}</time>
             {' · '}
-            <span title="Response time">{formatResponseTime(message.responseTimeSeconds)}</span>
+            Response time <span className="tabular-nums">{formatResponseTime(message.responseTimeSeconds)}</span>
           </p>
         </div>
         <PriorityBadge priority={message.priority} />

@@ -179,7 +179,7 @@ export function MessagesPage() {
                         <time dateTime={message.createdAt}>{formatRelative(message.createdAt)}</time>
                       </TableCell>
                       <TableCell className="align-top">
-                        <div className="flex flex-wrap justify-end gap-1">
+                        <div className="flex justify-end gap-1 whitespace-nowrap">
                           {message.direction === 'inbound' ? (
                             <>
                               <MarkReadButton message={message} name={name} />
