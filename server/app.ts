@@ -29,6 +29,8 @@ import { RealtimeHub } from './modules/realtime/realtime.hub';
 import { createRealtimeLoaders } from './modules/realtime/realtime.loaders';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { VisitorTokens } from './modules/widget/visitor-token';
+import { demoWidgetRoutes, widgetRoutes } from './modules/widget/widget.routes';
+import { WidgetService } from './modules/widget/widget.service';
 import { processInboundJob } from './modules/webhooks/process-inbound.job';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
@@ -107,6 +109,7 @@ export interface ParleyServices {
   visitorTokens: VisitorTokens;
   webhooks: WebhooksService;
   channelDeliveries: ChannelDeliveriesRepository;
+  widget: WidgetService;
 }
 
 export interface ParleyApp {
@@ -181,6 +184,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   for (const adapter of metaAdapters) adapters.set(adapter.kind, adapter);
   const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, logger });
   const visitorTokens = new VisitorTokens(secret);
+  const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
   const webhooks = new WebhooksService({
     db,
@@ -209,6 +213,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     visitorTokens,
     webhooks,
     channelDeliveries,
+    widget,
   };
 
   // Jobs
@@ -280,6 +285,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       return channel && channel.status === 'active' ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
     },
   });
+  await server.register(widgetRoutes, { widgetService: widget });
+  await server.register(demoWidgetRoutes, { widgetService: widget });
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
   await server.register(controlRoutes, { services });
