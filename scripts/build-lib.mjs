@@ -50,7 +50,8 @@ export function isBuildFresh() {
     return (
       fs.readFileSync(stampFile, 'utf8') === sourceFingerprint() &&
       fs.existsSync(path.join(root, 'dist/server/main.js')) &&
-      fs.existsSync(path.join(root, 'dist/web/index.html'))
+      fs.existsSync(path.join(root, 'dist/web/index.html')) &&
+      fs.existsSync(path.join(root, 'dist/web/widget.js'))
     );
   } catch {
     return false;
@@ -77,6 +78,8 @@ export async function buildServer() {
 export async function buildWeb() {
   const vite = await import('vite');
   await vite.build({ configFile: path.join(root, 'web/vite.config.ts'), logLevel: 'warn' });
+  // The chat widget goes into the same dist/web, after the app's build has emptied it.
+  await vite.build({ configFile: path.join(root, 'web/widget/vite.config.ts'), logLevel: 'warn' });
 }
 
 export async function buildAll() {

@@ -31,6 +31,8 @@ export default defineConfig({
     proxy: {
       '/api': { target: api, changeOrigin: false, ws: true },
       '/webhooks': { target: api, changeOrigin: false },
+      // The chat widget is its own build (web/widget): the API serves dist/web/widget.js once built.
+      '/widget.js': { target: api, changeOrigin: false },
     },
   },
   preview: { port: 4174 },

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { findPage } from '@common/routes';
 import { Head } from '@/components/seo/head';
+import { DemoChatWidget } from '@/features/marketing/components/demo-chat-widget';
 import { PublicFooter } from '@/features/marketing/components/public-footer';
 import { PublicNav, type PublicNavAccount } from '@/features/marketing/components/public-nav';
 import { useSession } from '@/lib/session';
@@ -36,6 +37,7 @@ export default function PublicLayout() {
         <Outlet />
       </main>
       <PublicFooter />
+      <DemoChatWidget />
     </div>
   );
 }
