@@ -44,6 +44,8 @@ export interface UsersTable {
   notificationPreferences: ColumnType<NotificationPreferences, string | undefined, string>;
   lastLoginAt: Timestamp | null;
   disabledAt: Timestamp | null;
+  /** Last heartbeat of a realtime connection (chat presence). */
+  lastSeenAt: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
