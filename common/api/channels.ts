@@ -66,7 +66,11 @@ export const createClientInput = z.object({
   status: clientStatus.default('active'),
 });
 export type CreateClientInput = z.input<typeof createClientInput>;
-export const updateClientInput = createClientInput.partial();
+/** Only the fields given change (the status default of creation does not apply here). */
+export const updateClientInput = createClientInput
+  .partial()
+  .extend({ status: clientStatus.optional() })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to change' });
 
 export const channelKind = z.enum(['whatsapp', 'messenger', 'instagram', 'webchat', 'api']);
 export type ChannelKind = z.infer<typeof channelKind>;

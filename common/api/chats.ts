@@ -32,7 +32,7 @@ export const chatThreadView = z.object({
   lastMessage: z.string().nullable(),
   lastMessageAt: isoDate.nullable(),
   unreadCount: z.number().int(),
-  /** From live connections: online (connected), away (connected, idle 5 min), offline. */
+  /** From live connections: online (seen within 90 s), away (within 15 min), offline (docs/DECISIONS.md). */
   status: presence,
 });
 export type ChatThreadView = z.infer<typeof chatThreadView>;
@@ -43,6 +43,7 @@ export const findChatsQuery = z.object({
 });
 export const findChatsResponse = z.object({
   threads: z.array(chatThreadView),
+  /** `total` (threads) and `unread` (unread messages) cover all my threads, whatever the tab or search. */
   total: z.number().int(),
   unread: z.number().int(),
 });

@@ -17,7 +17,7 @@
  *   POST  /api/v1/messages/:id/read                -> 204 ("Marked as Read")
  *   POST  /api/v1/messages/read-all                findMessagesQuery (filter, search) -> { updated }
  *   POST  /api/v1/messages/:id/respond             sendMessageInput -> messageView (201)
- *   GET   /api/v1/messages/export.csv              findMessagesQuery -> text/csv
+ *   GET   /api/v1/messages/export.csv              exportMessagesQuery -> text/csv (attachment messages-<date>.csv)
  */
 import { z } from 'zod';
 
@@ -195,6 +195,10 @@ export const findMessagesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 export const findMessagesResponse = z.object({ messages: z.array(messageView), unreadCount: z.number().int() });
+/** The CSV export: the same filter and search, every matching message newest first (up to `limit`). */
+export const exportMessagesQuery = findMessagesQuery.extend({
+  limit: z.coerce.number().int().min(1).max(10_000).default(10_000),
+});
 
 export const CONVERSATION_MESSAGES = {
   windowClosed:
