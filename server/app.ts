@@ -35,6 +35,8 @@ import { processInboundJob } from './modules/webhooks/process-inbound.job';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { WebhooksService } from './modules/webhooks/webhooks.service';
+import { clientsRoutes } from './modules/clients/clients.routes';
+import { ClientsService } from './modules/clients/clients.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -110,6 +112,7 @@ export interface ParleyServices {
   webhooks: WebhooksService;
   channelDeliveries: ChannelDeliveriesRepository;
   widget: WidgetService;
+  clients: ClientsService;
 }
 
 export interface ParleyApp {
@@ -197,6 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     // PGlite has one connection: a second concurrent commit would only queue behind the first.
     groupCommit: { maxInFlight: database.engine === 'pglite' ? 1 : 2 },
   });
+  const clients = new ClientsService({ db });
   const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
 
   const services: ParleyServices = {
@@ -214,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     webhooks,
     channelDeliveries,
     widget,
+    clients,
   };
 
   // Jobs
@@ -275,6 +280,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(usersRoutes, { usersService: users });
   await server.register(profileRoutes, { profileService: profile, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(notificationsRoutes, { notificationsService: notifications });
+  await server.register(clientsRoutes, { clientsService: clients });
   await server.register(realtimeRoutes, {
     hub: realtime,
     publicUrl: config.publicUrl,
