@@ -37,6 +37,8 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { WebhooksService } from './modules/webhooks/webhooks.service';
 import { clientsRoutes } from './modules/clients/clients.routes';
 import { ClientsService } from './modules/clients/clients.service';
+import { channelsRoutes } from './modules/channels/channels.routes';
+import { ChannelsService } from './modules/channels/channels.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -113,6 +115,7 @@ export interface ParleyServices {
   channelDeliveries: ChannelDeliveriesRepository;
   widget: WidgetService;
   clients: ClientsService;
+  channelsService: ChannelsService;
 }
 
 export interface ParleyApp {
@@ -201,6 +204,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     groupCommit: { maxInFlight: database.engine === 'pglite' ? 1 : 2 },
   });
   const clients = new ClientsService({ db });
+  const channelsService = new ChannelsService({ db, channels: channelsRepository, adapters, publicUrl: config.publicUrl });
   const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
 
   const services: ParleyServices = {
@@ -219,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     channelDeliveries,
     widget,
     clients,
+    channelsService,
   };
 
   // Jobs
@@ -281,6 +286,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(profileRoutes, { profileService: profile, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(notificationsRoutes, { notificationsService: notifications });
   await server.register(clientsRoutes, { clientsService: clients });
+  await server.register(channelsRoutes, { channelsService });
   await server.register(realtimeRoutes, {
     hub: realtime,
     publicUrl: config.publicUrl,

@@ -1,0 +1,253 @@
+/**
+ * Channel management for administrators (and the `channels:create` command): connect a channel to
+ * a client, show where the platform must send events, rotate the webhook verify token, test the
+ * credentials, disable a channel, read an API channel's callback log.
+ *
+ * Secrets are write-only: sealed with the secrets key into `channels.secrets`, never returned.
+ * A verify token or signing secret Parley generates (32 random bytes, base64url) is shown once, in
+ * the answer that created it. `verify_token_hash` / `app_secret_hash` are sha256 hex, so Meta's
+ * handshake and the webhook's app lookup need no decryption.
+ */
+import type { z } from 'zod';
+import type { ChannelView, createChannelInput, updateChannelInput } from '../../../common/api/channels';
+import type { Db } from '../../db/database';
+import type { Channel, ChannelKind } from '../../db/schema';
+import { randomToken, sha256Hex } from '../../lib/crypto';
+import { AppError, isUniqueViolation, notFound } from '../../lib/errors';
+import type { ChannelAdapter, ChannelSecrets } from './adapters/channel-adapter';
+import type { ChannelsRepository } from './channels.repository';
+
+export type CreateChannelCommand = z.output<typeof createChannelInput>;
+export type UpdateChannelCommand = z.output<typeof updateChannelInput>;
+export type CreatedChannel = ChannelView & { verifyToken?: string; signingSecret?: string };
+
+const META_KINDS: ReadonlySet<ChannelKind> = new Set(['whatsapp', 'messenger', 'instagram']);
+const TEST_TIMEOUT_MS = 10_000;
+
+const PLATFORM_NAMES: Record<ChannelKind, string> = {
+  whatsapp: 'WhatsApp',
+  messenger: 'Messenger',
+  instagram: 'Instagram',
+  webchat: 'Website chat',
+  api: 'Custom platform',
+};
+
+/** The input field that carries each kind's platform id (for 409 field messages). */
+const EXTERNAL_ID_FIELD: Partial<Record<ChannelKind, { field: string; label: string }>> = {
+  whatsapp: { field: 'phoneNumberId', label: 'phone number id' },
+  messenger: { field: 'pageId', label: 'page id' },
+  instagram: { field: 'accountId', label: 'Instagram account id' },
+};
+
+export interface ChannelsServiceDeps {
+  db: Db;
+  channels: ChannelsRepository;
+  adapters: ReadonlyMap<ChannelKind, ChannelAdapter>;
+  /** Parley's public origin, for webhook URLs and the embed snippet. */
+  publicUrl: string;
+}
+
+type ChannelRow = Channel & { clientName: string };
+
+export class ChannelsService {
+  constructor(private readonly deps: ChannelsServiceDeps) {}
+
+  #query(db: Db = this.deps.db) {
+    return db.selectFrom('channels').innerJoin('clients', 'clients.id', 'channels.clientId').selectAll('channels').select('clients.companyName as clientName');
+  }
+
+  #toView(row: ChannelRow): ChannelView {
+    const { publicUrl } = this.deps;
+    const stored: ChannelSecrets = row.secrets ? this.deps.channels.openSecrets(row).secretValues : {};
+    return {
+      id: row.id,
+      clientId: row.clientId,
+      clientName: row.clientName,
+      kind: row.kind,
+      name: row.name,
+      status: row.status,
+      externalId: row.externalId,
+      callbackUrl: row.callbackUrl,
+      webhookUrl: META_KINDS.has(row.kind)
+        ? `${publicUrl}/webhooks/${row.kind}`
+        : row.kind === 'api'
+          ? `${publicUrl}/api/v1/channels/${row.id}/messages`
+          : null,
+      embedSnippet:
+        row.kind === 'webchat' && row.externalId ? `<script src="${publicUrl}/widget.js" data-widget-id="${row.externalId}" async></script>` : null,
+      secrets: {
+        accessToken: Boolean(stored.accessToken),
+        appSecret: Boolean(stored.appSecret),
+        verifyToken: Boolean(stored.verifyToken),
+        signingSecret: Boolean(stored.signingSecret),
+      },
+      createdAt: row.createdAt.toISOString(),
+    };
+  }
+
+  async findChannels(filter: { clientId?: string | undefined }): Promise<ChannelView[]> {
+    let q = this.#query().orderBy('clients.companyName').orderBy('channels.createdAt').orderBy('channels.id');
+    if (filter.clientId) q = q.where('channels.clientId', '=', filter.clientId);
+    return (await q.execute()).map((row) => this.#toView(row));
+  }
+
+  async getChannel(id: string, db: Db = this.deps.db): Promise<ChannelView> {
+    const row = await this.#query(db).where('channels.id', '=', id).executeTakeFirst();
+    if (!row) throw notFound('Channel');
+    return this.#toView(row);
+  }
+
+  async createChannel(input: CreateChannelCommand): Promise<CreatedChannel> {
+    const client = await this.deps.db.selectFrom('clients').select('id').where('id', '=', input.clientId).executeTakeFirst();
+    if (!client) throw new AppError('VALIDATION_ERROR', 'Client not found', { fields: { clientId: 'Client not found' } });
+
+    let externalId: string | null = null;
+    let callbackUrl: string | null = null;
+    let secrets: ChannelSecrets = {};
+    const shown: { verifyToken?: string; signingSecret?: string } = {};
+    switch (input.kind) {
+      case 'whatsapp':
+      case 'messenger':
+      case 'instagram': {
+        externalId = input.kind === 'whatsapp' ? input.phoneNumberId : input.kind === 'messenger' ? input.pageId : input.accountId;
+        const verifyToken = input.verifyToken ?? randomToken();
+        if (input.verifyToken === undefined) shown.verifyToken = verifyToken;
+        secrets = { accessToken: input.accessToken, appSecret: input.appSecret, verifyToken };
+        break;
+      }
+      case 'webchat':
+        externalId = `w_${randomToken(12)}`;
+        break;
+      case 'api': {
+        callbackUrl = input.callbackUrl;
+        const signingSecret = input.signingSecret ?? randomToken();
+        if (input.signingSecret === undefined) shown.signingSecret = signingSecret;
+        secrets = { signingSecret };
+        break;
+      }
+      default: {
+        const unhandled: never = input;
+        void unhandled;
+      }
+    }
+
+    let id: string;
+    try {
+      ({ id } = await this.deps.db
+        .insertInto('channels')
+        .values({
+          clientId: input.clientId,
+          kind: input.kind,
+          name: input.name,
+          externalId,
+          callbackUrl,
+          secrets: Object.keys(secrets).length > 0 ? this.deps.channels.sealSecrets(secrets) : null,
+          verifyTokenHash: secrets.verifyToken ? sha256Hex(secrets.verifyToken) : null,
+          appSecretHash: secrets.appSecret ? sha256Hex(secrets.appSecret) : null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow());
+    } catch (error) {
+      const field = EXTERNAL_ID_FIELD[input.kind];
+      if (field && isUniqueViolation(error)) {
+        const message = `This ${field.label} is already connected to a ${PLATFORM_NAMES[input.kind]} channel`;
+        throw new AppError('CONFLICT', message, { fields: { [field.field]: message }, details: { reason: 'duplicate_channel' }, cause: error });
+      }
+      throw error;
+    }
+    return { ...(await this.getChannel(id)), ...shown };
+  }
+
+  /** Name, status (disabled: no sends, no inbound), replaced credentials, the API callback URL. */
+  async updateChannel(id: string, input: UpdateChannelCommand): Promise<ChannelView> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const channel = await trx.selectFrom('channels').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!channel) throw notFound('Channel');
+      const meta = META_KINDS.has(channel.kind);
+      const fields: Record<string, string> = {};
+      if (!meta && input.accessToken !== undefined) fields.accessToken = 'Only WhatsApp, Messenger and Instagram channels have an access token';
+      if (!meta && input.appSecret !== undefined) fields.appSecret = 'Only WhatsApp, Messenger and Instagram channels have an app secret';
+      if (channel.kind !== 'api' && input.callbackUrl !== undefined) fields.callbackUrl = 'Only custom-platform (API) channels have a callback URL';
+      const [first] = Object.values(fields);
+      if (first) throw new AppError('VALIDATION_ERROR', first, { fields });
+
+      let sealed: { secrets?: string; appSecretHash?: string } = {};
+      if (input.accessToken !== undefined || input.appSecret !== undefined) {
+        const current = this.deps.channels.openSecrets(channel).secretValues;
+        const next: ChannelSecrets = {
+          ...current,
+          ...(input.accessToken !== undefined ? { accessToken: input.accessToken } : {}),
+          ...(input.appSecret !== undefined ? { appSecret: input.appSecret } : {}),
+        };
+        sealed = { secrets: this.deps.channels.sealSecrets(next), ...(next.appSecret ? { appSecretHash: sha256Hex(next.appSecret) } : {}) };
+      }
+      await trx
+        .updateTable('channels')
+        .set({
+          ...(input.name !== undefined ? { name: input.name } : {}),
+          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(input.callbackUrl !== undefined ? { callbackUrl: input.callbackUrl } : {}),
+          ...sealed,
+          updatedAt: new Date(),
+        })
+        .where('id', '=', id)
+        .execute();
+      return this.getChannel(id, trx);
+    });
+  }
+
+  /** A new webhook verify token for a Meta channel, shown once; the old one stops working. */
+  async rotateVerifyToken(id: string): Promise<CreatedChannel> {
+    const verifyToken = randomToken();
+    await this.deps.db.transaction().execute(async (trx) => {
+      const channel = await trx.selectFrom('channels').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      if (!channel) throw notFound('Channel');
+      if (!META_KINDS.has(channel.kind)) {
+        throw new AppError('BAD_REQUEST', 'Only WhatsApp, Messenger and Instagram channels have a webhook verify token', { details: { reason: 'no_verify_token' } });
+      }
+      const secrets = { ...this.deps.channels.openSecrets(channel).secretValues, verifyToken };
+      await trx
+        .updateTable('channels')
+        .set({ secrets: this.deps.channels.sealSecrets(secrets), verifyTokenHash: sha256Hex(verifyToken), updatedAt: new Date() })
+        .where('id', '=', id)
+        .execute();
+    });
+    return { ...(await this.getChannel(id)), verifyToken };
+  }
+
+  /** Checks the stored credentials with the platform, through the channel's adapter. */
+  async testChannel(id: string): Promise<{ ok: boolean; message: string }> {
+    const channel = await this.deps.channels.getWithSecrets(id);
+    const adapter = this.deps.adapters.get(channel.kind);
+    if (!adapter) return { ok: false, message: `Checking ${PLATFORM_NAMES[channel.kind]} credentials is not available on this server yet.` };
+    try {
+      return await adapter.testCredentials(channel, AbortSignal.timeout(TEST_TIMEOUT_MS));
+    } catch (error) {
+      const reason = error instanceof Error && error.name === 'TimeoutError' ? 'no answer within 10 seconds' : error instanceof Error ? error.message : String(error);
+      return { ok: false, message: `Could not check the ${PLATFORM_NAMES[channel.kind]} credentials: ${reason.slice(0, 300)}` };
+    }
+  }
+
+  /** The latest callback attempts of an API channel (empty for other kinds). */
+  async findDeliveries(id: string, limit = 100) {
+    await this.deps.channels.getById(id);
+    const rows = await this.deps.db
+      .selectFrom('channelDeliveries')
+      .selectAll()
+      .where('channelId', '=', id)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      messageId: r.messageId,
+      attempt: r.attempt,
+      url: r.url,
+      statusCode: r.statusCode,
+      responseBody: r.responseBody,
+      error: r.error,
+      durationMs: r.durationMs,
+      createdAt: r.createdAt.toISOString(),
+    }));
+  }
+}
