@@ -39,6 +39,8 @@ import { clientsRoutes } from './modules/clients/clients.routes';
 import { ClientsService } from './modules/clients/clients.service';
 import { channelsRoutes } from './modules/channels/channels.routes';
 import { ChannelsService } from './modules/channels/channels.service';
+import { conversationsRoutes } from './modules/conversations/conversations.routes';
+import { ConversationsService } from './modules/conversations/conversations.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -116,6 +118,7 @@ export interface ParleyServices {
   widget: WidgetService;
   clients: ClientsService;
   channelsService: ChannelsService;
+  conversationsService: ConversationsService;
 }
 
 export interface ParleyApp {
@@ -205,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   const clients = new ClientsService({ db });
   const channelsService = new ChannelsService({ db, channels: channelsRepository, adapters, publicUrl: config.publicUrl });
+  const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, events, clock });
   const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
 
   const services: ParleyServices = {
@@ -224,6 +228,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     widget,
     clients,
     channelsService,
+    conversationsService,
   };
 
   // Jobs
@@ -287,6 +292,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(notificationsRoutes, { notificationsService: notifications });
   await server.register(clientsRoutes, { clientsService: clients });
   await server.register(channelsRoutes, { channelsService });
+  await server.register(conversationsRoutes, { conversationsService });
   await server.register(realtimeRoutes, {
     hub: realtime,
     publicUrl: config.publicUrl,

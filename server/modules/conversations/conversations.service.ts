@@ -1,0 +1,441 @@
+/**
+ * The portal's conversations, threads, contacts and the messages view (/conversations, /messages,
+ * the dashboard inbox). Every read and write is scoped to what the caller may see (`scopeFor`):
+ * a client user asking for another client's conversation, message or contact gets "not found",
+ * exactly as for an id that does not exist. Replies go through `MessagingService` (the one writer
+ * of messages); this service changes only a conversation's handling (status, handler, assignee,
+ * priority, title) and read state, publishing `conversation.updated` in the same transaction.
+ */
+import { sql } from 'kysely';
+import { z } from 'zod';
+import {
+  type ContactView,
+  type ConversationView,
+  type MessageView,
+  type SendMessageInput,
+  type UpdateConversationInput,
+  conversationCounts,
+  type exportMessagesQuery,
+  type findContactsQuery,
+  type findConversationsQuery,
+  type findMessagesQuery,
+  type findThreadQuery,
+} from '../../../common/api/conversations';
+import type { Db } from '../../db/database';
+import type { EventBus } from '../../events/event-bus';
+import type { PerformedBy } from '../../events/domain-events';
+import type { SessionUser } from '../../http/access';
+import type { Clock } from '../../lib/clock';
+import { AppError, notFound } from '../../lib/errors';
+import { containsPattern } from '../../lib/search';
+import { type ConversationsRepository, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import type { MessagingService } from './messaging.service';
+import { messagesCsv, messagesCsvFilename } from './messages-csv';
+import { scopeFor } from './scope';
+
+type FindConversationsQuery = z.output<typeof findConversationsQuery>;
+type FindThreadQuery = z.output<typeof findThreadQuery>;
+type FindContactsQuery = z.output<typeof findContactsQuery>;
+type FindMessagesQuery = z.output<typeof findMessagesQuery>;
+type ExportMessagesQuery = z.output<typeof exportMessagesQuery>;
+type MessageFilter = Pick<FindMessagesQuery, 'filter' | 'search'>;
+type MessageQuery = ReturnType<ConversationsRepository['messages']>;
+
+export interface ConversationsServiceDeps {
+  db: Db;
+  conversations: ConversationsRepository;
+  messaging: MessagingService;
+  events: EventBus;
+  clock: Clock;
+}
+
+/** The list cursor: the last row's activity time (microseconds since the epoch, exact) and id. */
+const cursorSchema = z.object({ t: z.string().regex(/^-?\d{1,17}$/u), id: z.uuid() });
+
+function encodeCursor(t: string, id: string): string {
+  return Buffer.from(JSON.stringify({ t, id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): z.infer<typeof cursorSchema> {
+  try {
+    return cursorSchema.parse(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')));
+  } catch (error) {
+    throw new AppError('VALIDATION_ERROR', 'Invalid cursor', { fields: { cursor: 'Invalid cursor' }, cause: error });
+  }
+}
+
+/** Last activity in whole microseconds: exact in a cursor, unlike a JavaScript Date. */
+const activity = sql<string>`(extract(epoch from coalesce(c.last_message_at, c.created_at)) * 1000000)::bigint`;
+
+function byUser(user: SessionUser): PerformedBy {
+  return { kind: 'user', userId: user.id };
+}
+
+export class ConversationsService {
+  constructor(private readonly deps: ConversationsServiceDeps) {}
+
+  // ---- Conversations -------------------------------------------------------------------------
+
+  /**
+   * One page of conversations, most recent activity first, with the tab counts. Counts cover the
+   * caller's scope (and `clientId`), not the tab or the search, so the tabs and tiles stay stable
+   * while a person types.
+   */
+  async findConversations(
+    user: SessionUser,
+    query: FindConversationsQuery,
+  ): Promise<{ conversations: ConversationView[]; counts: z.infer<typeof conversationCounts>; nextCursor: string | null }> {
+    const scope = scopeFor(user);
+    let q = this.deps.conversations.conversations(scope).select(sql<string>`${activity}::text`.as('activityKey'));
+    if (query.clientId) q = q.where('c.clientId', '=', query.clientId);
+    if (query.tab !== 'all') q = q.where('c.status', '=', query.tab);
+    if (query.search) {
+      const pattern = containsPattern(query.search);
+      q = q.where((eb) =>
+        eb.or([
+          eb('ct.name', 'ilike', pattern),
+          eb('ct.externalId', 'ilike', pattern),
+          eb('cl.companyName', 'ilike', pattern),
+          eb('c.title', 'ilike', pattern),
+          eb('c.lastMessagePreview', 'ilike', pattern),
+        ]),
+      );
+    }
+    if (query.cursor) {
+      const cursor = decodeCursor(query.cursor);
+      q = q.where(sql<boolean>`(${activity}, c.id) < (${cursor.t}::bigint, ${cursor.id}::uuid)`);
+    }
+    const rows = await q
+      .orderBy(activity, 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    const page = rows.slice(0, query.limit);
+    const last = page.at(-1);
+    const now = this.deps.clock.now();
+    return {
+      conversations: page.map((row) => toConversationView(row, now)),
+      counts: await this.#counts(scope, query.clientId),
+      nextCursor: rows.length > query.limit && last ? encodeCursor(last.activityKey, last.id) : null,
+    };
+  }
+
+  async #counts(scope: Scope, clientId: string | undefined): Promise<z.infer<typeof conversationCounts>> {
+    let q = this.deps.db
+      .selectFrom('conversations as c')
+      .select([
+        sql<number>`count(*)::int`.as('all'),
+        sql<number>`(count(*) filter (where c.status = 'active'))::int`.as('active'),
+        sql<number>`(count(*) filter (where c.status = 'pending'))::int`.as('pending'),
+        sql<number>`(count(*) filter (where c.status = 'escalated'))::int`.as('escalated'),
+        sql<number>`(count(*) filter (where c.status = 'resolved'))::int`.as('resolved'),
+        // "Needs human": handled by a person and not resolved yet.
+        sql<number>`(count(*) filter (where c.handled_by = 'human' and c.status <> 'resolved'))::int`.as('human'),
+        // Conversations with unread customer messages.
+        sql<number>`(count(*) filter (where c.unread_count > 0))::int`.as('unread'),
+      ]);
+    if (scope.clientId !== null) q = q.where('c.clientId', '=', scope.clientId);
+    if (clientId) q = q.where('c.clientId', '=', clientId);
+    return conversationCounts.parse(await q.executeTakeFirstOrThrow());
+  }
+
+  async getConversation(user: SessionUser, id: string): Promise<ConversationView> {
+    const view = await this.deps.conversations.findConversationView(id, scopeFor(user), this.deps.clock.now());
+    if (!view) throw notFound('Conversation');
+    return view;
+  }
+
+  /**
+   * Status (active, pending, escalated, resolved), who handles it ("Handoff to Human" and back to
+   * the AI), the assignee, priority and title. Anyone who can see the conversation may change it;
+   * the assignee must be an active user who can see it too (staff, or a user of its client).
+   */
+  async updateConversation(user: SessionUser, id: string, input: UpdateConversationInput): Promise<ConversationView> {
+    const scope = scopeFor(user);
+    await this.deps.db.transaction().execute(async (trx) => {
+      let q = trx.selectFrom('conversations').select(['id', 'clientId']).where('id', '=', id);
+      if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
+      const conversation = await q.forUpdate().executeTakeFirst();
+      if (!conversation) throw notFound('Conversation');
+      if (input.assignedAgentId) await this.#checkAssignee(trx, input.assignedAgentId, conversation.clientId);
+      const updated = await trx
+        .updateTable('conversations')
+        .set({
+          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(input.handledBy !== undefined ? { handledBy: input.handledBy } : {}),
+          ...(input.assignedAgentId !== undefined ? { assignedAgentId: input.assignedAgentId } : {}),
+          ...(input.priority !== undefined ? { priority: input.priority } : {}),
+          ...(input.title !== undefined ? { title: input.title === '' ? null : input.title } : {}),
+          updatedAt: this.deps.clock.now(),
+        })
+        .where('id', '=', id)
+        .returning('status')
+        .executeTakeFirstOrThrow();
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: updated.status }, byUser(user));
+    });
+    return this.getConversation(user, id);
+  }
+
+  async #checkAssignee(trx: Db, userId: string, clientId: string): Promise<void> {
+    const assignee = await trx
+      .selectFrom('users')
+      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
+      .select(['users.id', 'users.clientId', sql<string>`coalesce(user_roles.role, 'client')`.as('role')])
+      .where('users.id', '=', userId)
+      .where('users.disabledAt', 'is', null)
+      .executeTakeFirst();
+    const eligible = assignee !== undefined && (assignee.role === 'admin' || assignee.role === 'manager' || assignee.clientId === clientId);
+    if (!eligible) {
+      const message = 'Please choose an active team member who can see this conversation';
+      throw new AppError('VALIDATION_ERROR', message, { fields: { assignedAgentId: message } });
+    }
+  }
+
+  /** Opening a conversation: its customer messages count as read, its unread count drops to 0. */
+  async markConversationRead(user: SessionUser, id: string): Promise<void> {
+    const scope = scopeFor(user);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const [conversation] = await this.#lockConversations(trx, scope, [id]);
+      if (!conversation) throw notFound('Conversation');
+      const result = await trx
+        .updateTable('messages')
+        .set({ readAt: this.deps.clock.now() })
+        .where('conversationId', '=', id)
+        .where('direction', '=', 'inbound')
+        .where('readAt', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0 && conversation.unreadCount === 0) return;
+      await this.#recountUnread(trx, [id]);
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: conversation.status }, byUser(user));
+    });
+  }
+
+  /**
+   * Locks conversations (in id order, so two callers never deadlock) before their read state
+   * changes: an inbound message committing meanwhile then waits, and the recount that follows
+   * sees it — the unread count always equals the unread customer messages.
+   */
+  async #lockConversations(trx: Db, scope: Scope, ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    let q = trx
+      .selectFrom('conversations')
+      .select(['id', 'clientId', 'status', 'unreadCount'])
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .forUpdate();
+    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
+    return q.execute();
+  }
+
+  async #recountUnread(trx: Db, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await trx
+      .updateTable('conversations')
+      .set({
+        unreadCount: sql<number>`(select count(*) from messages m where m.conversation_id = conversations.id and m.direction = 'inbound' and m.read_at is null)`,
+      })
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+
+  // ---- Threads and replies -------------------------------------------------------------------
+
+  /** A conversation's messages, oldest first; `before` pages back from a message. */
+  async findThread(user: SessionUser, conversationId: string, query: FindThreadQuery): Promise<{ messages: MessageView[]; hasMore: boolean }> {
+    const scope = scopeFor(user);
+    await this.#visibleConversation(scope, conversationId);
+    let q = this.deps.conversations.messages(scope).where('m.conversationId', '=', conversationId);
+    if (query.before) {
+      const reference = await this.deps.db
+        .selectFrom('messages')
+        .select('id')
+        .where('id', '=', query.before)
+        .where('conversationId', '=', conversationId)
+        .executeTakeFirst();
+      if (!reference) throw notFound('Message');
+      q = q.where(sql<boolean>`(m.created_at, m.id) < (select created_at, id from messages where id = ${query.before})`);
+    }
+    const rows = await q
+      .orderBy('m.createdAt', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(query.limit + 1)
+      .execute();
+    return { messages: rows.slice(0, query.limit).reverse().map(toMessageView), hasMore: rows.length > query.limit };
+  }
+
+  /** A person's reply, sent through the conversation's channel (409 window_closed outside the window). */
+  async sendReply(user: SessionUser, conversationId: string, input: SendMessageInput): Promise<MessageView> {
+    const scope = scopeFor(user);
+    await this.#visibleConversation(scope, conversationId);
+    const message = await this.deps.messaging.sendMessage(conversationId, { text: input.text, senderType: 'agent', senderId: user.id }, byUser(user));
+    return this.#messageView(scope, message.id);
+  }
+
+  /** Queues a failed outbound message again. */
+  async retryMessage(user: SessionUser, conversationId: string, messageId: string): Promise<MessageView> {
+    const scope = scopeFor(user);
+    await this.#visibleConversation(scope, conversationId);
+    const message = await this.deps.db
+      .selectFrom('messages')
+      .select('id')
+      .where('id', '=', messageId)
+      .where('conversationId', '=', conversationId)
+      .executeTakeFirst();
+    if (!message) throw notFound('Message');
+    await this.deps.messaging.retryMessage(messageId, byUser(user));
+    return this.#messageView(scope, messageId);
+  }
+
+  /**
+   * The business writes first to a contact (website chat, API channel): the contact's conversation
+   * (created if needed) with the first message. WhatsApp, Messenger and Instagram refuse with
+   * 409 business_cannot_start unless the customer already has a conversation.
+   */
+  async startConversation(user: SessionUser, input: { contactId: string; text: string }): Promise<ConversationView> {
+    const scope = scopeFor(user);
+    let q = this.deps.db
+      .selectFrom('contacts')
+      .innerJoin('channels', 'channels.id', 'contacts.channelId')
+      .select(['contacts.id', 'channels.status as channelStatus'])
+      .where('contacts.id', '=', input.contactId);
+    if (scope.clientId !== null) q = q.where('contacts.clientId', '=', scope.clientId);
+    const contact = await q.executeTakeFirst();
+    if (!contact) throw notFound('Contact');
+    if (contact.channelStatus !== 'active') {
+      throw new AppError('CONFLICT', 'This channel is disabled. Enable it to send messages.', { details: { reason: 'channel_disabled' } });
+    }
+    const conversationId = await this.deps.messaging.openConversationForContact(contact.id, byUser(user));
+    await this.deps.messaging.sendMessage(conversationId, { text: input.text, senderType: 'agent', senderId: user.id }, byUser(user));
+    return this.getConversation(user, conversationId);
+  }
+
+  async findContacts(user: SessionUser, query: FindContactsQuery): Promise<ContactView[]> {
+    return this.deps.conversations.findContactViews(scopeFor(user), query);
+  }
+
+  // ---- The messages view (/messages and the dashboard inbox) -------------------------------
+
+  /**
+   * Customer messages, newest first (latest 50 by default), with their conversation's client and
+   * platform. `unreadCount` counts every unread customer message the caller may see.
+   */
+  async findMessages(user: SessionUser, query: FindMessagesQuery): Promise<{ messages: MessageView[]; unreadCount: number }> {
+    const scope = scopeFor(user);
+    const rows = await this.#filteredMessages(scope, query)
+      .orderBy('m.createdAt', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(query.limit)
+      .execute();
+    let unread = this.deps.db
+      .selectFrom('messages')
+      .select(sql<number>`count(*)::int`.as('n'))
+      .where('direction', '=', 'inbound')
+      .where('readAt', 'is', null);
+    if (scope.clientId !== null) unread = unread.where('clientId', '=', scope.clientId);
+    const { n } = await unread.executeTakeFirstOrThrow();
+    return { messages: rows.map(toMessageView), unreadCount: n };
+  }
+
+  /** "Marked as Read": persisted, and the conversation's unread count follows. */
+  async markMessageRead(user: SessionUser, messageId: string): Promise<void> {
+    const scope = scopeFor(user);
+    const message = await this.#messageView(scope, messageId);
+    if (message.direction !== 'inbound' || message.read) return;
+    await this.deps.db.transaction().execute(async (trx) => {
+      const [conversation] = await this.#lockConversations(trx, scope, [message.conversationId]);
+      if (!conversation) throw notFound('Message');
+      const updated = await trx
+        .updateTable('messages')
+        .set({ readAt: this.deps.clock.now() })
+        .where('id', '=', messageId)
+        .where('readAt', 'is', null)
+        .returning('status')
+        .executeTakeFirst();
+      if (!updated) return;
+      await this.#recountUnread(trx, [conversation.id]);
+      const performedBy = byUser(user);
+      await this.deps.events.publish(trx, 'message.updated', { messageId, conversationId: conversation.id, clientId: conversation.clientId, status: updated.status }, performedBy);
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.id, clientId: conversation.clientId, status: conversation.status }, performedBy);
+    });
+  }
+
+  /** "Mark All as Read" for the current filter and search (every match, not only the page shown). */
+  async markAllMessagesRead(user: SessionUser, filter: MessageFilter): Promise<{ updated: number }> {
+    const scope = scopeFor(user);
+    return this.deps.db.transaction().execute(async (trx) => {
+      const unread = () => this.#filteredMessages(scope, filter, trx).where('m.readAt', 'is', null);
+      const affected = await unread().clearSelect().select('m.conversationId').distinct().execute();
+      const conversations = await this.#lockConversations(
+        trx,
+        scope,
+        affected.map((r) => r.conversationId),
+      );
+      if (conversations.length === 0) return { updated: 0 };
+      const ids = conversations.map((c) => c.id);
+      const result = await trx
+        .updateTable('messages')
+        .set({ readAt: this.deps.clock.now() })
+        .where(
+          'id',
+          'in',
+          unread()
+            .clearSelect()
+            .select('m.id')
+            .where('m.conversationId', 'in', ids),
+        )
+        .executeTakeFirst();
+      await this.#recountUnread(trx, ids);
+      for (const c of conversations) {
+        await this.deps.events.publish(trx, 'conversation.updated', { conversationId: c.id, clientId: c.clientId, status: c.status }, byUser(user));
+      }
+      return { updated: Number(result.numUpdatedRows) };
+    });
+  }
+
+  /** A response to a message from the messages view: a reply in that message's conversation. */
+  async respondToMessage(user: SessionUser, messageId: string, input: SendMessageInput): Promise<MessageView> {
+    const message = await this.#messageView(scopeFor(user), messageId);
+    return this.sendReply(user, message.conversationId, input);
+  }
+
+  /** The messages view as CSV (same scope, filter and search), for "Export Messages". */
+  async exportMessages(user: SessionUser, query: ExportMessagesQuery): Promise<{ filename: string; csv: string }> {
+    const rows = await this.#filteredMessages(scopeFor(user), query)
+      .orderBy('m.createdAt', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(query.limit)
+      .execute();
+    // The byte-order mark lets Excel read the file as UTF-8 (names with accents, emoji).
+    return { filename: messagesCsvFilename(this.deps.clock.now()), csv: `\uFEFF${messagesCsv(rows.map(toMessageView))}` };
+  }
+
+  #filteredMessages(scope: Scope, filter: MessageFilter, db: Db = this.deps.db): MessageQuery {
+    let q = this.deps.conversations.messages(scope, db).where('m.direction', '=', 'inbound');
+    if (filter.filter === 'unread') q = q.where('m.readAt', 'is', null);
+    else if (filter.filter !== 'all') q = q.where('m.priority', '=', filter.filter);
+    if (filter.search) {
+      const pattern = containsPattern(filter.search);
+      q = q.where((eb) =>
+        eb.or([
+          eb('m.content', 'ilike', pattern),
+          eb('cl.companyName', 'ilike', pattern),
+          eb('ct.name', 'ilike', pattern),
+          eb('m.aiSummary', 'ilike', pattern),
+        ]),
+      );
+    }
+    return q;
+  }
+
+  // ---- Helpers -------------------------------------------------------------------------------
+
+  async #visibleConversation(scope: Scope, id: string): Promise<void> {
+    if ((await this.deps.conversations.findConversationClient(id, scope)) === undefined) throw notFound('Conversation');
+  }
+
+  async #messageView(scope: Scope, id: string): Promise<MessageView> {
+    const view = await this.deps.conversations.findMessageView(id, scope);
+    if (!view) throw notFound('Message');
+    return view;
+  }
+}
