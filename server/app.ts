@@ -41,6 +41,10 @@ import { channelsRoutes } from './modules/channels/channels.routes';
 import { ChannelsService } from './modules/channels/channels.service';
 import { conversationsRoutes } from './modules/conversations/conversations.routes';
 import { ConversationsService } from './modules/conversations/conversations.service';
+import { ChatsRepository } from './modules/chats/chats.repository';
+import { chatsRoutes } from './modules/chats/chats.routes';
+import { ChatsService } from './modules/chats/chats.service';
+import { PresenceTracker } from './modules/chats/presence';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
@@ -119,6 +123,7 @@ export interface ParleyServices {
   clients: ClientsService;
   channelsService: ChannelsService;
   conversationsService: ConversationsService;
+  chats: ChatsService;
 }
 
 export interface ParleyApp {
@@ -209,7 +214,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const clients = new ClientsService({ db });
   const channelsService = new ChannelsService({ db, channels: channelsRepository, adapters, publicUrl: config.publicUrl });
   const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, events, clock });
-  const realtime = new RealtimeHub(createRealtimeLoaders(conversationsRepository, clock), logger);
+  const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
+  const presence = new PresenceTracker({ db, clock, logger });
+  const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsRepository, clock), ...chats.realtimeLoaders() }, logger);
 
   const services: ParleyServices = {
     auth: authService,
@@ -229,6 +236,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     clients,
     channelsService,
     conversationsService,
+    chats,
   };
 
   // Jobs
@@ -293,9 +301,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(clientsRoutes, { clientsService: clients });
   await server.register(channelsRoutes, { channelsService });
   await server.register(conversationsRoutes, { conversationsService });
+  await server.register(chatsRoutes, { chatsService: chats });
   await server.register(realtimeRoutes, {
     hub: realtime,
     publicUrl: config.publicUrl,
+    onUserSeen: (userId) => presence.seen(userId),
     resolveVisitor: async (widgetId, token) => {
       const visitorId = visitorTokens.verify(widgetId, token);
       if (!visitorId) return null;
