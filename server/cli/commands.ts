@@ -4,6 +4,7 @@
  * a server holds the embedded database, inside that server (modules/system/control.routes.ts).
  */
 import { z } from 'zod';
+import { createChannelInput, createClientInput } from '../../common/api/channels';
 import { ROLES } from '../../common/roles';
 import { emailSchema, nameSchema, newPasswordSchema } from '../../common/validation/auth';
 import type { ParleyServices } from '../app';
@@ -20,6 +21,21 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
 function defineCommand<S extends z.ZodType>(command: CommandDefinition<S>): CommandDefinition<S> {
   return command;
 }
+
+/** `channels:create` flags: the API's channel input, with `--client` for the client id. */
+const [whatsappInput, messengerInput, instagramInput, webchatInput, apiInput] = createChannelInput.options;
+const clientFlag = z.uuid({ error: 'CLIENT_ID must be a client id (uuid)' });
+const channelFlags = z.discriminatedUnion(
+  'kind',
+  [
+    whatsappInput.omit({ clientId: true }).extend({ client: clientFlag }),
+    messengerInput.omit({ clientId: true }).extend({ client: clientFlag }),
+    instagramInput.omit({ clientId: true }).extend({ client: clientFlag }),
+    webchatInput.omit({ clientId: true }).extend({ client: clientFlag }),
+    apiInput.omit({ clientId: true }).extend({ client: clientFlag }),
+  ],
+  { error: 'KIND must be one of whatsapp, messenger, instagram, webchat, api' },
+);
 
 export const commands = [
   defineCommand({
@@ -42,6 +58,38 @@ export const commands = [
         clientId: flags.client ?? null,
       });
       return toCurrentUser(user);
+    },
+  }),
+  defineCommand({
+    name: 'clients:create',
+    summary: 'Create a client (a business Parley serves)',
+    usage: 'clients:create --name NAME [--contact-person P] [--email E] [--phone P]',
+    flags: z.object({
+      name: createClientInput.shape.companyName,
+      contactPerson: createClientInput.shape.contactPerson,
+      email: createClientInput.shape.email,
+      phone: createClientInput.shape.phone,
+    }),
+    async run(services, flags) {
+      return services.clients.createClient({
+        companyName: flags.name,
+        contactPerson: flags.contactPerson,
+        email: flags.email,
+        phone: flags.phone,
+        status: 'active',
+      });
+    },
+  }),
+  defineCommand({
+    name: 'channels:create',
+    summary: "Connect a channel to a client; prints its webhook URL (and any generated secret, once)",
+    usage:
+      'channels:create --client CLIENT_ID --kind whatsapp --phone-number-id X --access-token T --app-secret S [--verify-token V] [--name N]\n' +
+      '      (messenger: --page-id X; instagram: --account-id X; webchat: no credentials; api: --callback-url U [--signing-secret S])',
+    flags: channelFlags,
+    async run(services, flags) {
+      const { client, ...channel } = flags;
+      return services.channelsService.createChannel({ ...channel, clientId: client });
     },
   }),
   defineCommand({
@@ -101,9 +149,13 @@ export function checkCommand(name: string, rawFlags: Record<string, unknown>): {
   if (!command) {
     throw new CommandError(`Unknown command "${name}". Commands:\n${commands.map((c) => `  ${c.usage}`).join('\n')}`);
   }
-  const parsed = command.flags.safeParse(rawFlags);
+  // A flag left out reads "Required" (unless its schema says better) instead of zod's type talk.
+  const parsed = command.flags.safeParse(rawFlags, {
+    error: (issue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'Required' : undefined),
+  });
   if (!parsed.success) {
-    const details = parsed.error.issues.map((i) => `--${i.path.join('.') || '?'}: ${i.message}`).join('\n');
+    const flagName = (path: PropertyKey[]) => path.map((p) => String(p).replace(/[A-Z]/gu, (c) => `-${c.toLowerCase()}`)).join('.');
+    const details = parsed.error.issues.map((i) => `--${flagName(i.path) || '?'}: ${i.message}`).join('\n');
     throw new CommandError(`${details}\nUsage: npm run parley -- ${command.usage}`);
   }
   return { command, flags: parsed.data };
