@@ -64,9 +64,9 @@ test.describe('404, access denied and guards', () => {
   test('pages of later issues show an honest empty state, not sample data', async ({ page, playwright, baseURL }) => {
     const manager = await createUser(playwright, baseURL!, 'manager');
     await signInPage(page, manager.email, manager.password);
-    await page.goto('/messages');
-    await expect(page.getByRole('heading', { name: 'No messages yet' })).toBeVisible();
-    await page.goto('/conversations');
-    await expect(page.getByRole('heading', { name: 'No conversations yet' })).toBeVisible();
+    await page.goto('/insights');
+    await expect(page.getByRole('heading', { name: 'No insights yet' })).toBeVisible();
+    await page.goto('/agents');
+    await expect(page.getByRole('heading', { name: 'No AI agents yet' })).toBeVisible();
   });
 });

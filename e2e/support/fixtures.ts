@@ -3,7 +3,7 @@
  * Every test fails if a page it opened hit a Content-Security-Policy violation or threw an uncaught
  * error: the server's CSP must be one the app actually passes, on every screen the tests visit.
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type BrowserContext, type BrowserContextOptions, type Page } from '@playwright/test';
 
 declare global {
   interface Window {
@@ -15,20 +15,32 @@ export const test = base.extend<{ problems: string[] }>({
   problems: [
     async ({ context }, use) => {
       const problems: string[] = [];
-      await context.exposeFunction('__reportCspViolation', (text: string) => problems.push(`CSP: ${text}`));
-      await context.addInitScript(() => {
-        document.addEventListener('securitypolicyviolation', (event) => {
-          window.__reportCspViolation?.(`${event.violatedDirective} blocked ${event.blockedURI || 'inline code'} in ${event.documentURI}`);
-        });
-      });
-      context.on('page', (page) => watch(page, problems));
-      for (const page of context.pages()) watch(page, problems);
+      await watchContext(context, problems);
       await use(problems);
       expect(problems, 'CSP violations or uncaught page errors').toEqual([]);
     },
     { auto: true },
   ],
 });
+
+/** Report CSP violations and uncaught errors of every page of `context` into `problems`. */
+export async function watchContext(context: BrowserContext, problems: string[]): Promise<void> {
+  await context.exposeFunction('__reportCspViolation', (text: string) => problems.push(`CSP: ${text}`));
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.__reportCspViolation?.(`${event.violatedDirective} blocked ${event.blockedURI || 'inline code'} in ${event.documentURI}`);
+    });
+  });
+  context.on('page', (page) => watch(page, problems));
+  for (const page of context.pages()) watch(page, problems);
+}
+
+/** A second browser (another person) whose pages are checked like the test's own. */
+export async function newWatchedContext(browser: Browser, problems: string[], options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await watchContext(context, problems);
+  return context;
+}
 
 function watch(page: Page, problems: string[]): void {
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
