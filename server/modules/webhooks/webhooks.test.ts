@@ -302,7 +302,7 @@ describe.each(ENGINES)('Meta webhooks (%s)', (engine) => {
       const customer = 'psid-echo-1';
       const channel = await createMetaChannel(app, 'messenger', page);
       // The send is throttled once, so the echo arrives while our message is still queued.
-      graph.script('POST', `/v21.0/${page}/messages`, { status: 429, headers: { 'retry-after': '1' }, body: { error: { message: 'Too many', code: 4 } } });
+      graph.script('POST', `/v21.0/${page}/messages`, { status: 429, headers: { 'retry-after': '2' }, body: { error: { message: 'Too many', code: 4 } } });
       const { conversationId, reply } = await replyOnChannel(channel, customer, 'We ship worldwide.');
       expect(reply).toMatchObject({ status: 'queued', attempts: 1 });
       const sent = graph.requestsTo('POST', `/v21.0/${page}/messages`)[0]!;
@@ -322,7 +322,7 @@ describe.each(ENGINES)('Meta webhooks (%s)', (engine) => {
       expect(outbound.map((m) => [m.id, m.externalMessageId])).toEqual([[reply.id, 'm_echo_ours']]);
 
       // The throttled send is retried after Retry-After and goes out once.
-      for (let i = 0; i < 50 && (await db().selectFrom('messages').select('status').where('id', '=', reply.id).executeTakeFirstOrThrow()).status === 'queued'; i++) {
+      for (let i = 0; i < 100 && (await db().selectFrom('messages').select('status').where('id', '=', reply.id).executeTakeFirstOrThrow()).status === 'queued'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect(await db().selectFrom('messages').select(['status', 'attempts', 'externalMessageId']).where('id', '=', reply.id).executeTakeFirstOrThrow()).toEqual({
