@@ -27,6 +27,7 @@ const envSchema = z.object({
   GRAPH_API_BASE_URL: z.url().default('https://graph.facebook.com'),
   GRAPH_API_VERSION: z.string().regex(/^v\d+\.\d+$/u, 'GRAPH_API_VERSION looks like v21.0').default('v21.0'),
   GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
@@ -68,6 +69,8 @@ export interface Config {
   webDistDir: string;
   /** Parley's own demo client whose website chat the marketing pages embed (null: none). */
   demoClientName: string | null;
+  /** How long one LLM call (an AI answer or summary) may take before the embedded engine answers. */
+  llmTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -106,5 +109,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobConcurrency: e.JOB_CONCURRENCY,
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? 'dist/web'),
     demoClientName: e.DEMO_WIDGET ? e.DEMO_CLIENT_NAME : null,
+    llmTimeoutMs: e.LLM_TIMEOUT_MS,
   };
 }

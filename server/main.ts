@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, logger, controlToken: () => lock?.info.controlToken });
 
   const admin = await app.services.users.ensureFirstAdmin(config.admin);
-  if (config.demoClientName) await app.services.widget.ensureDemoWidget(config.demoClientName);
+  if (config.demoClientName) {
+    const widgetId = await app.services.widget.ensureDemoWidget(config.demoClientName);
+    if (widgetId) await app.services.agents.ensureDemoAgent(widgetId, config.publicUrl);
+  }
 
   await app.server.listen({ port: config.port, host: config.host });
   const address = app.server.server.address();

@@ -5,7 +5,17 @@
  * which engine runs.
  */
 import { PGlite } from '@electric-sql/pglite';
-import { CamelCasePlugin, Kysely, PGliteDialect, PostgresDialect } from 'kysely';
+import {
+  CamelCasePlugin,
+  type DatabaseIntrospector,
+  type Dialect,
+  Kysely,
+  PGliteDialect,
+  PostgresDialect,
+  type SchemaMetadata,
+  sql,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
 
@@ -56,10 +66,47 @@ function kyselyOptions() {
   return { plugins: [new CamelCasePlugin()] };
 }
 
+/**
+ * Kysely's PostgreSQL introspector lists the tables of every schema with
+ * `has_schema_privilege(nspname, …)`, which fails with "schema … does not exist" when another
+ * schema is dropped while it runs (parallel test files on one server, say) — and the migrator asks
+ * it whether its own bookkeeping table exists. Parley only ever needs the tables of the schema it
+ * works in, so that is all this introspector reads (names only; nothing uses the columns).
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Kysely hands introspectors an untyped instance
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.db);
+    return rows;
+  }
+
+  async getTables(options: { withInternalKyselyTables?: boolean } = {}): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string; schema: string; kind: string }>`
+      select c.relname as name, ns.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace ns on ns.oid = c.relnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p', 'f')
+      order by c.relname`.execute(this.db);
+    return rows
+      .filter((r) => options.withInternalKyselyTables || !r.name.startsWith('kysely_'))
+      .map((r) => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', isForeign: r.kind === 'f', columns: [] }));
+  }
+}
+
+function currentSchemaIntrospection(dialect: Dialect): Dialect {
+  return {
+    createDriver: () => dialect.createDriver(),
+    createQueryCompiler: () => dialect.createQueryCompiler(),
+    createAdapter: () => dialect.createAdapter(),
+    createIntrospector: (db) => new CurrentSchemaIntrospector(db),
+  };
+}
+
 async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   const pglite = options.pglite ?? new PGlite(options.dataDir ?? undefined);
   await pglite.waitReady;
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite }), ...kyselyOptions() });
+  const db = new Kysely<DB>({ dialect: currentSchemaIntrospection(new PGliteDialect({ pglite })), ...kyselyOptions() });
   const prefix = options.schema ? `${options.schema}_` : '';
   return {
     engine: 'pglite',
@@ -100,9 +147,12 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
       await admin.end();
     }
   }
-  const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10 });
+  // Idle connections stay open for five minutes (pg's default closes them after ten seconds): a new
+  // connection compiles and plans the hot-path functions again (migration 0005), which a burst
+  // after a short lull would pay on every connection.
+  const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10, idleTimeoutMillis: 5 * 60_000 });
   pool.on('error', (error) => options.onError?.(error));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...kyselyOptions() });
+  const db = new Kysely<DB>({ dialect: currentSchemaIntrospection(new PostgresDialect({ pool })), ...kyselyOptions() });
   const listener = new PgListener(clientConfig, options.onError);
   const prefix = schema ? `${schema}_` : '';
   return {

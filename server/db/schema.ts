@@ -230,6 +230,12 @@ export interface ConversationsTable {
   lastMessagePreview: string | null;
   lastInboundAt: Timestamp | null;
   firstResponseAt: Timestamp | null;
+  /** The first customer message not answered yet (response times). */
+  awaitingSince: Timestamp | null;
+  responseCount: ColumnType<number, number | undefined, number>;
+  responseSecondsTotal: ColumnType<number, number | undefined, number>;
+  /** Average sentiment of the customer's messages, -1..1. */
+  sentiment: number | null;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -268,6 +274,10 @@ export interface MessagesTable {
   priority: ColumnType<Priority, Priority | undefined, Priority>;
   aiSummary: string | null;
   aiConfidence: number | null;
+  /** AI messages: what produced them (engine, decision, sources, latency, usage). */
+  ai: ColumnType<AiMessageInfo, string | undefined, string> | null;
+  /** Customer messages: sentiment -1..1. */
+  sentiment: number | null;
   readAt: Timestamp | null;
   sentAt: Timestamp | null;
   deliveredAt: Timestamp | null;
@@ -321,7 +331,104 @@ export interface ChatMessagesTable {
   createdAt: CreatedAt;
 }
 
+export type AgentEngine = 'embedded' | 'openai' | 'anthropic' | 'openai-compatible';
+
+export interface AiMessageInfo {
+  engine: AgentEngine;
+  model: string;
+  /** answer: the engine's reply; handoff / fallback / away / greeting: the configured text. */
+  decision: 'answer' | 'handoff' | 'fallback' | 'away' | 'greeting';
+  confidence: number | null;
+  sources: { kind: 'faq' | 'article'; id: string; title: string; link?: string | null }[];
+  latencyMs: number;
+  usage: { inputTokens: number; outputTokens: number; costUsd: number };
+  fallbackReason?: string;
+  knowledgeVersion: number | null;
+}
+
+export interface BusinessHoursJson {
+  timezone: string;
+  days: { day: number; open: string; close: string }[];
+}
+
+export interface AgentsTable {
+  id: Generated<string>;
+  clientId: string;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  enabled: ColumnType<boolean, boolean | undefined, boolean>;
+  confidenceThreshold: ColumnType<number, number | undefined, number>;
+  escalationEnabled: ColumnType<boolean, boolean | undefined, boolean>;
+  responseDelaySeconds: ColumnType<number, number | undefined, number>;
+  disabledChannelIds: ColumnType<string[], string | undefined, string>;
+  businessHours: ColumnType<BusinessHoursJson, string | undefined, string> | null;
+  outsideHours: ColumnType<'answer' | 'away', 'answer' | 'away' | undefined, 'answer' | 'away'>;
+  greetingText: string;
+  handoffText: string;
+  fallbackText: string;
+  awayText: string;
+  engine: ColumnType<AgentEngine, AgentEngine | undefined, AgentEngine>;
+  llmModel: string | null;
+  llmBaseUrl: string | null;
+  llmApiKeySealed: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export type TrainingStatus = 'idle' | 'queued' | 'training' | 'failed';
+
+export interface KnowledgeBasesTable {
+  clientId: string;
+  version: ColumnType<number, number | undefined, number>;
+  liveVersion: number | null;
+  liveAt: Timestamp | null;
+  trainingStatus: ColumnType<TrainingStatus, TrainingStatus | undefined, TrainingStatus>;
+  trainingProgress: ColumnType<number, number | undefined, number>;
+  trainingError: string | null;
+  updatedAt: UpdatedAt;
+}
+
+export interface KnowledgeEntriesTable {
+  id: Generated<string>;
+  clientId: string;
+  questions: Json<string[]>;
+  answer: string;
+  link: string | null;
+  createdAt: ColumnType<Date, Date | string | undefined, never>;
+  updatedAt: UpdatedAt;
+}
+
+export interface KnowledgeArticlesTable {
+  id: Generated<string>;
+  clientId: string;
+  title: string;
+  body: string;
+  createdAt: ColumnType<Date, Date | string | undefined, never>;
+  updatedAt: UpdatedAt;
+}
+
+export interface AgentModelMetrics {
+  entries: number;
+  examples: number;
+  trainingMs: number;
+  accuracy: number | null;
+}
+
+export interface AgentModelsTable {
+  clientId: string;
+  version: number;
+  knowledge: Json<{ entries: { id: string; questions: string[]; answer: string; link: string | null }[]; articles: { id: string; title: string; body: string }[] }>;
+  model: Json<unknown>;
+  metrics: Json<AgentModelMetrics>;
+  trainedAt: CreatedAt;
+}
+
 export interface DB {
+  agents: AgentsTable;
+  knowledgeBases: KnowledgeBasesTable;
+  knowledgeEntries: KnowledgeEntriesTable;
+  knowledgeArticles: KnowledgeArticlesTable;
+  agentModels: AgentModelsTable;
   appSettings: AppSettingsTable;
   clients: ClientsTable;
   users: UsersTable;
@@ -358,3 +465,7 @@ export type Channel = Selectable<ChannelsTable>;
 export type Contact = Selectable<ContactsTable>;
 export type Conversation = Selectable<ConversationsTable>;
 export type Message = Selectable<MessagesTable>;
+export type Agent = Selectable<AgentsTable>;
+export type KnowledgeEntryRow = Selectable<KnowledgeEntriesTable>;
+export type KnowledgeArticleRow = Selectable<KnowledgeArticlesTable>;
+export type KnowledgeBaseRow = Selectable<KnowledgeBasesTable>;

@@ -19,6 +19,8 @@ export interface DomainEvents {
   'message.updated': { messageId: string; conversationId: string; clientId: string; status: MessageStatus };
   'chat.message.created': { threadId: string; messageId: string; participantIds: string[] };
   'chat.thread.updated': { threadId: string; participantIds: string[] };
+  /** An in-app notification for `userId` (the bell). */
+  'notification.created': { notificationId: string; userId: string };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -1,46 +1,110 @@
 /**
- * Domain events. `publish(trx, …)` runs inside the transaction that made the change:
- *  - transactional subscribers run first, in that transaction — the place to enqueue durable work
- *    (the AI agent, automations, outbound sends), so work exists exactly when the change committed;
- *  - then a `pg_notify` carries the event to every Parley instance on the database once the
+ * Domain events. `publish(trx, …)` runs inside the transaction that made the change and, in the
+ * same statement (`parley_publish`, migration 0005):
+ *  - inserts the jobs of the subscriptions that match — durable work (the AI agent, automations)
+ *    exists exactly when the change committed;
+ *  - NOTIFYs the events, which every Parley instance on the database receives once the
  *    transaction commits, for live subscribers (the realtime hub).
- * One subscription table instead of a copied handler per event.
+ * Subscriptions are data — one table of them, not a copied handler per event — so the database
+ * functions of the hot paths (MessagingService) publish the same way without a round trip back.
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database, Db } from '../db/database';
+import type { JobDefinition, JobPayloadInput } from '../jobs/define-job';
 import type { AnyDomainEvent, DomainEvent, DomainEventName, DomainEvents, PerformedBy } from './domain-events';
 
-export type TransactionalHandler<K extends DomainEventName> = (trx: Db, event: DomainEvent<K>) => Promise<void>;
 export type LiveHandler = (event: AnyDomainEvent) => void;
+
+/**
+ * "When `event` is published (and its payload has the values in `where`, and it was not performed
+ * by one of `unlessPerformedBy`), enqueue `job` with the payload's `keys`."
+ */
+export interface JobSubscription<K extends DomainEventName, J extends JobDefinition, Keys extends keyof DomainEvents[K] & string> {
+  event: K;
+  where?: Partial<DomainEvents[K]>;
+  unlessPerformedBy?: PerformedBy['kind'][];
+  job: J;
+  keys: Keys[];
+}
+
+/** A subscription as the database function reads it. */
+interface StoredSubscription {
+  event: DomainEventName;
+  where: Record<string, unknown>;
+  unlessPerformedBy: string[];
+  job: string;
+  maxAttempts: number;
+  keys: string[];
+}
+
+/** What a database function needs to publish events the way `publish` does. */
+export interface PublishContext {
+  subscriptions: readonly StoredSubscription[];
+  eventChannel: string;
+  jobChannel: string;
+}
+
+const DEFAULT_MAX_ATTEMPTS = 5;
+
+/** An event before publication gives it its time. */
+export type UnstampedEvent = { [K in DomainEventName]: Omit<DomainEvent<K>, 'at'> }[DomainEventName];
 
 export class EventBus {
   readonly #database: Database;
   readonly #logger: Logger;
-  readonly #handlers = new Map<DomainEventName, TransactionalHandler<DomainEventName>[]>();
+  readonly #jobChannel: string;
+  readonly #subscriptions: StoredSubscription[] = [];
+  readonly #definitions = new Map<DomainEventName, JobDefinition[]>();
   readonly #live = new Set<LiveHandler>();
   #unlisten: (() => Promise<void>) | undefined;
 
-  constructor(database: Database, logger: Logger) {
+  constructor(database: Database, logger: Logger, options: { jobChannel: string }) {
     this.#database = database;
     this.#logger = logger.child({ component: 'events' });
+    this.#jobChannel = options.jobChannel;
   }
 
   get channel(): string {
     return this.#database.channel('parley_events');
   }
 
-  /** Runs `handler` inside the publishing transaction of every `name` event. */
-  on<K extends DomainEventName>(name: K, handler: TransactionalHandler<K>): void {
-    const list = this.#handlers.get(name) ?? [];
-    list.push(handler as unknown as TransactionalHandler<DomainEventName>);
-    this.#handlers.set(name, list);
+  /** Enqueues `job` in the publishing transaction of every matching event. */
+  subscribe<K extends DomainEventName, J extends JobDefinition, Keys extends keyof DomainEvents[K] & string>(
+    subscription: JobSubscription<K, J, Keys> & (Pick<DomainEvents[K], Keys> extends JobPayloadInput<J> ? unknown : never),
+  ): void {
+    const definitions = this.#definitions.get(subscription.event) ?? [];
+    if (!definitions.includes(subscription.job)) definitions.push(subscription.job);
+    this.#definitions.set(subscription.event, definitions);
+    this.#subscriptions.push({
+      event: subscription.event,
+      where: { ...subscription.where },
+      unlessPerformedBy: [...(subscription.unlessPerformedBy ?? [])],
+      job: subscription.job.name,
+      maxAttempts: subscription.job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      keys: [...subscription.keys],
+    });
+  }
+
+  /** The jobs that subscriptions to these events may enqueue (to reserve local slots for). */
+  jobsFor(names: readonly DomainEventName[]): JobDefinition[] {
+    return [...new Set(names.flatMap((name) => this.#definitions.get(name) ?? []))];
+  }
+
+  get publishContext(): PublishContext {
+    return { subscriptions: this.#subscriptions, eventChannel: this.channel, jobChannel: this.#jobChannel };
   }
 
   async publish<K extends DomainEventName>(trx: Db, name: K, payload: DomainEvents[K], performedBy: PerformedBy): Promise<void> {
-    const event = { name, payload, performedBy, at: new Date().toISOString() } as DomainEvent<K>;
-    for (const handler of this.#handlers.get(name) ?? []) await handler(trx, event);
-    await sql`select pg_notify(${this.channel}, ${JSON.stringify(event)})`.execute(trx);
+    await this.publishMany(trx, [{ name, payload, performedBy } as UnstampedEvent]);
+  }
+
+  /** Several events (and their subscribers' jobs) in one statement. */
+  async publishMany(trx: Db, events: readonly UnstampedEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const at = new Date().toISOString();
+    const stamped = events.map((e) => ({ ...e, at }));
+    await sql`select parley_publish(${JSON.stringify(stamped)}::jsonb, ${JSON.stringify(this.#subscriptions)}::jsonb, ${this.channel}, ${this.#jobChannel})`.execute(trx);
   }
 
   /** Receives every event after commit, from this instance and every other one. */
@@ -53,18 +117,21 @@ export class EventBus {
   }
 
   #dispatch(payload: string): void {
-    let event: AnyDomainEvent;
+    let events: AnyDomainEvent[];
     try {
-      event = JSON.parse(payload) as AnyDomainEvent;
+      const parsed = JSON.parse(payload) as AnyDomainEvent | AnyDomainEvent[];
+      events = Array.isArray(parsed) ? parsed : [parsed];
     } catch (error) {
       this.#logger.warn({ err: error }, 'unreadable event notification');
       return;
     }
-    for (const handler of this.#live) {
-      try {
-        handler(event);
-      } catch (error) {
-        this.#logger.error({ err: error, event: event.name }, 'live event handler failed');
+    for (const event of events) {
+      for (const handler of this.#live) {
+        try {
+          handler(event);
+        } catch (error) {
+          this.#logger.error({ err: error, event: event.name }, 'live event handler failed');
+        }
       }
     }
   }

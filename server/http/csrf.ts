@@ -25,6 +25,9 @@ export const csrfPlugin = fp<CsrfOptions>(
     const allowedOrigin = new URL(options.publicUrl).origin;
 
     app.addHook('onRequest', async (request, reply) => {
+      // Signed machine-to-machine routes (webhooks, the API channel, the widget) never carry the
+      // cookie and need none: no token to issue or check.
+      if (request.routeOptions.config?.csrf === false) return;
       const existing = request.cookies[CSRF_COOKIE];
       if (!existing) {
         reply.setCookie(CSRF_COOKIE, randomToken(), {
@@ -34,7 +37,7 @@ export const csrfPlugin = fp<CsrfOptions>(
           httpOnly: false,
         });
       }
-      if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.csrf === false) return;
+      if (SAFE_METHODS.has(request.method)) return;
       if (request.routeOptions.url === undefined) return; // 404s carry no state change
 
       const origin = request.headers.origin;

@@ -14,6 +14,12 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
   readonly maxBackoffMs?: number;
   /** The handler is aborted after this long (default 60 s). */
   readonly timeoutMs?: number;
+  /**
+   * A SQL function of the payload (jsonb → jsonb) whose result a job claimed where it is inserted
+   * gets as its hint, read in the inserting transaction (parley_insert_jobs): what the handler
+   * would otherwise read first, one round trip saved.
+   */
+  readonly localHint?: string;
 }
 
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {
@@ -43,12 +49,36 @@ export class RetryLaterError extends Error {
   }
 }
 
+/** Identifies a claimed job to a statement that completes it (`parley_complete_job`). */
+export interface JobCompletion {
+  id: number;
+  workerId: string;
+}
+
 export interface JobContext {
   jobId: number;
   /** 1 on the first run. */
   attempt: number;
   maxAttempts: number;
   signal: AbortSignal;
+  /**
+   * For a handler whose last statement also completes the job (one round trip fewer): pass this
+   * to the statement, then call `completedInline()` once it committed.
+   */
+  completion: JobCompletion;
+  completedInline(): void;
+  /**
+   * What the code that inserted the job handed over in memory when this instance claimed it as it
+   * inserted it (`JobQueue.reserve`): data the handler would otherwise load. Undefined when the job
+   * was claimed from the table — a handler must work without it. Read it with `hintOf`.
+   */
+  hint: unknown;
+}
+
+/** The in-memory hint of a job claimed where it was inserted (see `JobContext.hint`). */
+export function hintOf<H>(context: JobContext): H | undefined {
+  // The queue passes on exactly what the inserting code gave for this job name.
+  return context.hint as H | undefined;
 }
 
 export type JobHandler<J extends JobDefinition> = (payload: JobPayload<J>, context: JobContext) => Promise<void>;

@@ -234,6 +234,43 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
     expect(byWorker.map((r) => ({ status: r.status, n: Number(r.n) }))).toEqual([{ status: 'completed', n: total }]);
   });
 
+  it('starts no job while paused, and works through what waited once the pause ends', async () => {
+    const def = job();
+    let paused = true;
+    // A poll a minute away: once the pause ends, the queue's own re-checks resume the work.
+    const q = queue({ pause: () => paused, maxPauseMs: 600_000, pollIntervalMs: 60_000 });
+    const runs: number[] = [];
+    q.register(def, async ({ n }) => {
+      runs.push(n);
+    });
+    await q.start();
+    expect(q.reserve([{ definition: def, n: 1 }])).toBeNull(); // no slot to claim locally either
+    const ids = [await q.enqueue(def, { n: 1 }), await q.enqueue(def, { n: 2 })];
+    // The NOTIFY wake-ups and several re-checks have come and gone: nothing was claimed.
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(runs).toEqual([]);
+    expect((await Promise.all(ids.map(rowOf))).map((r) => r.status)).toEqual(['queued', 'queued']);
+    paused = false;
+    await eventually(() => runs.length === 2, 'both jobs ran after the pause');
+    expect(runs.sort()).toEqual([1, 2]);
+    const claim = q.reserve([{ definition: def, n: 1 }]);
+    expect(claim).not.toBeNull();
+    q.release(claim);
+  });
+
+  it('never starves while the pause lasts: one job at a time after maxPauseMs without any', async () => {
+    const def = job();
+    const q = queue({ pause: () => true, maxPauseMs: 100, pollIntervalMs: 60_000 });
+    const runs: number[] = [];
+    q.register(def, async ({ n }) => {
+      runs.push(n);
+    });
+    await q.start();
+    for (const n of [1, 2, 3]) await q.enqueue(def, { n });
+    await eventually(() => runs.length === 3, 'every job ran although the queue never stopped pausing');
+    expect(runs.sort()).toEqual([1, 2, 3]);
+  });
+
   it('wakes on NOTIFY: a committed job runs although the next poll is a minute away', async () => {
     const def = job();
     const q = queue({ pollIntervalMs: 60_000 });
@@ -248,6 +285,49 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
       await q.enqueue(def, { n: 42 }, { db: trx });
     });
     await expect(Promise.race([ran, new Promise((_, reject) => setTimeout(() => reject(new Error('not woken')), 10_000))])).resolves.toBe(42);
+  });
+
+  it('runs a job inserted by insertJobSql at the end of one statement, its payload computed there, woken by NOTIFY', async () => {
+    const def = job();
+    const q = queue({ pollIntervalMs: 60_000 });
+    let resolveRun!: (n: number) => void;
+    const ran = new Promise<number>((resolve) => {
+      resolveRun = resolve;
+    });
+    q.register(def, async ({ n }) => resolveRun(n));
+    await q.start();
+    await q.waitForIdle();
+    const { rows } = await sql<{ id: number }>`
+      with numbers as (select n from (values (3), (4), (5)) as v(n))
+      ${q.insertJobSql(def, 'numbers', sql`jsonb_build_object('n', sum(n)::int)`)}`.execute(database.db);
+    expect(rows).toHaveLength(1);
+    await expect(Promise.race([ran, new Promise((_, reject) => setTimeout(() => reject(new Error('not woken')), 10_000))])).resolves.toBe(12);
+    await q.waitForIdle();
+    expect(await rowOf(rows[0]!.id)).toMatchObject({ status: 'completed', payload: { n: 12 } });
+  });
+
+  it('with every slot busy, jobs announced meanwhile run as slots free up, without waiting for the poll', async () => {
+    const def = job();
+    const q = queue({ concurrency: 1, pollIntervalMs: 60_000 });
+    const runs: number[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    q.register(def, async ({ n }) => {
+      if (n === 0) await gate;
+      runs.push(n);
+    });
+    await q.start();
+    await q.waitForIdle();
+    await q.enqueue(def, { n: 0 });
+    await vi.waitFor(async () => expect((await database.db.selectFrom('jobs').select('status').where('name', '=', def.name).executeTakeFirstOrThrow()).status).toBe('running'));
+    for (let n = 1; n <= 4; n++) await q.enqueue(def, { n });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // their NOTIFYs arrive while the slot is taken
+    release();
+    await vi.waitFor(() => expect(runs).toHaveLength(5), { timeout: 10_000 });
+    expect(runs[0]).toBe(0);
+    expect([...runs].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
   it('wakes for a delayed job at its time, without polling', async () => {

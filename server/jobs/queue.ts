@@ -14,7 +14,7 @@
  * (docs/ARCHITECTURE.md, "Jobs").
  */
 import { hostname } from 'node:os';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Database } from '../db/database';
 import type { DB } from '../db/schema';
@@ -40,6 +40,15 @@ export interface EnqueueOptions {
 export interface JobQueueOptions {
   logger: Logger;
   concurrency?: number;
+  /**
+   * While this says so, no new job starts here — except one after `MAX_PAUSE_MS` without any, so
+   * work is never starved. Lets what the process must answer first (a burst of webhook
+   * deliveries) keep the CPU; the backlog is worked through once the burst has passed, or by
+   * other instances (jobs inserted meanwhile are queued, not claimed here).
+   */
+  pause?: () => boolean;
+  /** While paused, one job still starts after this long without any (default `MAX_PAUSE_MS`). */
+  maxPauseMs?: number;
   /** Fallback poll when no notification arrives (default 1000 ms). */
   pollIntervalMs?: number;
   /**
@@ -55,12 +64,27 @@ interface Registered {
   handler: JobHandler<JobDefinition>;
 }
 
-interface ClaimedRow {
+export interface ClaimedRow {
   id: number;
   name: string;
   payload: unknown;
   attempts: number;
   maxAttempts: number;
+  /** A locally claimed job's hint read by the database (`JobDefinition.localHint`). */
+  hint?: unknown;
+}
+
+/**
+ * Slots of this instance held for jobs that the code about to insert them may insert already
+ * claimed (status running, locked by this worker), to run here as soon as the insert committed:
+ * no claim statement, no wake-up, and the inserting code can hand the handler what it already
+ * has in memory. If this process dies, such a job is like any claimed one: its lease runs out (or
+ * the next start recovers it, `recoverOrphans`) and it runs again.
+ */
+export interface LocalClaim {
+  readonly workerId: string;
+  /** Job name → slots still held and the lease to take. */
+  readonly slots: Record<string, { n: number; leaseMs: number; hint?: string }>;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -69,11 +93,19 @@ const DEFAULT_MAX_BACKOFF_MS = 10 * 60_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
 const LEASE_GRACE_MS = 30_000;
 const CLEANUP_EVERY_MS = 10 * 60_000;
+/** While paused (JobQueueOptions.pause), one job still starts after this long without any. */
+export const MAX_PAUSE_MS = 2_000;
+/** While paused with nothing running, how often the queue looks whether the pause has ended. */
+const PAUSE_RECHECK_MS = 50;
 
 export class JobQueue {
   readonly #database: Database;
   readonly #logger: Logger;
   readonly #concurrency: number;
+  readonly #pause: (() => boolean) | undefined;
+  readonly #maxPauseMs: number;
+  /** performance.now() of the last job started here. */
+  #lastStart = 0;
   readonly #pollIntervalMs: number;
   readonly #listen: boolean;
   readonly #workerId: string;
@@ -83,10 +115,22 @@ export class JobQueue {
   #stopping = false;
   #claiming = false;
   #claimAgain = false;
+  /**
+   * A wake-up found every slot busy (or claimed a full batch): there may be work waiting, so the
+   * next finished job claims again. Otherwise a finished job claims nothing — new work announces
+   * itself by NOTIFY, and the poll covers the rest — which saves an (usually empty) claim per job.
+   */
+  #mayHaveWork = false;
   /** The claim loop running now, if any: stop() waits for it, as it may still start jobs. */
   #claimLoopDone: Promise<void> = Promise.resolve();
+  /** Slots held by outstanding `reserve` calls. */
+  #reserved = 0;
+  /** Jobs whose handler finished, completed together by one statement per turn of the event loop. */
+  #toComplete: number[] = [];
+  #completing: Promise<void> | undefined;
   #pollTimer: NodeJS.Timeout | undefined;
   #wakeTimers = new Set<NodeJS.Timeout>();
+  #pauseTimer: NodeJS.Timeout | undefined;
   #unlisten: (() => Promise<void>) | undefined;
   #lastCleanup = 0;
 
@@ -94,6 +138,10 @@ export class JobQueue {
     this.#database = database;
     this.#logger = options.logger.child({ component: 'jobs' });
     this.#concurrency = options.concurrency ?? 8;
+    this.#pause = options.pause;
+    this.#maxPauseMs = options.maxPauseMs ?? MAX_PAUSE_MS;
+    // A queue paused from its start waits `maxPauseMs` like one that has just started a job.
+    this.#lastStart = performance.now();
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.#listen = options.listen ?? true;
     this.#workerId = options.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
@@ -137,13 +185,126 @@ export class JobQueue {
     return result.rows[0]?.id ?? null;
   }
 
+  /**
+   * The tail of one SQL statement that inserts a job and its wake-up NOTIFY: `insert into jobs …
+   * select <payload> from <source> returning …`, for a statement whose CTEs wrote the rows the job
+   * is about (`with stored as (insert … returning id) <this>`). Rows and job then commit together
+   * as one statement — atomic without a transaction, one round trip instead of four (the webhook
+   * group commit). `payload` is a jsonb expression over `source` (an aggregate of its ids, say)
+   * that cannot be checked before it exists: it must produce what the job's schema accepts, and
+   * the worker's parse fails the job otherwise. With a `local` claim holding a slot for the job,
+   * it is inserted claimed by this instance (then run it with `runLocal`).
+   */
+  insertJobSql(definition: JobDefinition, source: string, payload: RawBuilder<unknown>, local: LocalClaim | null = null): RawBuilder<ClaimedRow & { status: string }> {
+    const notice = JSON.stringify({ name: definition.name });
+    const slot = local?.slots[definition.name];
+    const claimed = slot !== undefined && slot.n > 0;
+    return sql<ClaimedRow & { status: string }>`
+      insert into jobs (name, payload, max_attempts, run_at, status, attempts, locked_by, locked_until)
+      select ${definition.name}, ${payload}, ${definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS}, statement_timestamp(),
+        ${claimed ? 'running' : 'queued'}, ${claimed ? 1 : 0}, ${claimed ? (local?.workerId ?? null) : null},
+        ${claimed ? sql`statement_timestamp() + ${slot.leaseMs} * interval '1 millisecond'` : sql`null`}
+      from ${sql.table(source)}
+      returning id, name, payload, attempts, max_attempts as "maxAttempts", status,
+        case when status = 'queued' then pg_notify(${this.channel}, ${notice}) end as notified`;
+  }
+
+  /** Jobs that may run now: the concurrency, or while paused none (one now and then). */
+  #limit(): number {
+    if (!this.#pause?.()) return this.#concurrency;
+    return performance.now() - this.#lastStart >= this.#maxPauseMs ? Math.min(this.#concurrency, this.#running.size + this.#reserved + 1) : 0;
+  }
+
+  #leaseMs(definition: JobDefinition): number {
+    return (definition.timeoutMs ?? DEFAULT_TIMEOUT_MS) + LEASE_GRACE_MS;
+  }
+
+  /**
+   * Holds up to `n` free slots per definition for jobs about to be inserted already claimed by
+   * this instance (`LocalClaim`). Null when this instance runs none of them now (no workers, not
+   * started, stopping, or every slot busy): the jobs are then inserted queued, for any instance.
+   */
+  reserve(wanted: readonly { definition: JobDefinition; n: number }[]): LocalClaim | null {
+    if (!this.#started || this.#stopping) return null;
+    let free = this.#limit() - this.#running.size - this.#reserved;
+    const slots: Record<string, { n: number; leaseMs: number; hint?: string }> = {};
+    let total = 0;
+    for (const { definition, n } of wanted) {
+      if (free <= 0 || !this.#jobs.has(definition.name)) continue;
+      const take = Math.min(n, free);
+      if (take <= 0) continue;
+      slots[definition.name] = { n: take, leaseMs: this.#leaseMs(definition), ...(definition.localHint ? { hint: definition.localHint } : {}) };
+      free -= take;
+      total += take;
+    }
+    if (total === 0) return null;
+    this.#reserved += total;
+    return { workerId: this.#workerId, slots };
+  }
+
+  /**
+   * Runs jobs inserted already claimed under `claim` (their insert committed), each with what the
+   * inserting code holds for it, then gives back the slots left over.
+   */
+  runLocal(claim: LocalClaim | null, rows: readonly ClaimedRow[], hint?: (row: ClaimedRow) => unknown): void {
+    if (!claim) return;
+    for (const row of rows) {
+      const slot = claim.slots[row.name];
+      if (!slot || slot.n <= 0) {
+        this.#logger.error({ job: row.name, jobId: row.id }, 'a locally claimed job had no reserved slot');
+        continue;
+      }
+      slot.n -= 1;
+      this.#reserved -= 1;
+      this.#run(row, hint?.(row) ?? row.hint);
+    }
+    this.release(claim);
+  }
+
+  /** Gives back what is left of a reservation (the insert failed, or claimed fewer jobs). */
+  release(claim: LocalClaim | null): void {
+    if (!claim) return;
+    for (const slot of Object.values(claim.slots)) {
+      this.#reserved -= slot.n;
+      slot.n = 0;
+    }
+    if (this.#mayHaveWork) this.#wake();
+  }
+
   async start(): Promise<void> {
     if (this.#started) return;
     this.#started = true;
     this.#stopping = false;
+    await this.recoverOrphans().catch((error: unknown) => this.#logger.warn({ err: error }, 'recovering orphaned jobs failed'));
     if (this.#listen) this.#unlisten = await this.#database.listen(this.channel, (payload) => this.#onNotify(payload));
     this.#schedulePoll();
     this.#wake();
+  }
+
+  /**
+   * Jobs a dead process held are queued again at once instead of when their lease ends: those of
+   * a process of this host that no longer exists, and on PGlite also another host's (only one
+   * process can open its data directory). Other hosts' jobs on PostgreSQL are left to their leases.
+   */
+  async recoverOrphans(): Promise<number> {
+    const { rows } = await sql<{ lockedBy: string }>`
+      select distinct locked_by from jobs where status = 'running' and locked_by is not null`.execute(this.#database.db);
+    const host = hostname();
+    const orphans = rows
+      .map((r) => r.lockedBy)
+      .filter((worker) => {
+        if (worker === this.#workerId) return false;
+        const [workerHost, pid] = worker.split(':');
+        if (workerHost !== host) return this.#database.engine === 'pglite';
+        return pid !== undefined && /^\d+$/u.test(pid) && !processAlive(Number(pid));
+      });
+    if (orphans.length === 0) return 0;
+    const result = await sql`
+      update jobs set status = 'queued', locked_by = null, locked_until = null, updated_at = statement_timestamp()
+      where status = 'running' and locked_by = any(${orphans}::text[])`.execute(this.#database.db);
+    const n = Number(result.numAffectedRows ?? 0);
+    if (n > 0) this.#logger.info({ jobs: n }, 'jobs of a stopped process queued again');
+    return n;
   }
 
   /** Stops claiming and waits for running handlers (up to `timeoutMs`). */
@@ -153,6 +314,8 @@ export class JobQueue {
     clearTimeout(this.#pollTimer);
     for (const t of this.#wakeTimers) clearTimeout(t);
     this.#wakeTimers.clear();
+    clearTimeout(this.#pauseTimer);
+    this.#pauseTimer = undefined;
     await this.#unlisten?.();
     this.#unlisten = undefined;
     await this.#claimLoopDone;
@@ -175,7 +338,7 @@ export class JobQueue {
     const deadline = Date.now() + timeoutMs;
     const names = [...this.#jobs.keys()];
     for (;;) {
-      if (this.#running.size === 0) {
+      if (this.#running.size === 0 && this.#reserved === 0) {
         const { rows } = await sql<{ n: number }>`
           select count(*)::int as n from jobs
           where name = any(${names}::text[])
@@ -236,8 +399,20 @@ export class JobQueue {
   async #claimLoop(): Promise<void> {
     do {
       this.#claimAgain = false;
-      const free = this.#concurrency - this.#running.size;
-      if (free <= 0 || this.#jobs.size === 0) return;
+      const free = this.#limit() - this.#running.size - this.#reserved;
+      if (this.#jobs.size === 0) return;
+      if (free <= 0) {
+        this.#mayHaveWork = true;
+        // Paused: look again soon rather than at the next poll, so work resumes as the pause ends.
+        if (this.#pause && this.#running.size === 0 && this.#pauseTimer === undefined) {
+          this.#pauseTimer = setTimeout(() => {
+            this.#pauseTimer = undefined;
+            this.#wake();
+          }, PAUSE_RECHECK_MS);
+        }
+        return;
+      }
+      this.#mayHaveWork = false;
       let rows: ClaimedRow[];
       try {
         rows = await this.#claim(free);
@@ -274,8 +449,9 @@ export class JobQueue {
     return rows;
   }
 
-  #run(row: ClaimedRow): void {
-    const task = this.#execute(row)
+  #run(row: ClaimedRow, hint?: unknown): void {
+    this.#lastStart = performance.now();
+    const task = this.#execute(row, hint)
       .catch((error: unknown) => {
         // The outcome could not be recorded (the database is unreachable, say). The lease runs out
         // and the job is claimed again; an unhandled rejection would crash the whole process.
@@ -283,16 +459,17 @@ export class JobQueue {
       })
       .finally(() => {
         this.#running.delete(task);
-        this.#wake();
+        if (this.#mayHaveWork) this.#wake();
       });
     this.#running.add(task);
   }
 
-  async #execute(row: ClaimedRow): Promise<void> {
+  async #execute(row: ClaimedRow, hint?: unknown): Promise<void> {
     const registered = this.#jobs.get(row.name);
     if (!registered) return;
     const { definition, handler } = registered;
-    const log = this.#logger.child({ job: row.name, jobId: row.id, attempt: row.attempts });
+    // Only failures log: a child logger per job would cost every job on the reply path.
+    const log = () => this.#logger.child({ job: row.name, jobId: row.id, attempt: row.attempts });
     if (row.attempts > row.maxAttempts) {
       await this.#fail(row, 'Gave up after the worker holding it stopped responding');
       return;
@@ -305,11 +482,17 @@ export class JobQueue {
     const controller = new AbortController();
     const timeoutMs = definition.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const timer = setTimeout(() => controller.abort(new Error(`Timed out after ${timeoutMs} ms`)), timeoutMs);
+    let inline = false;
     const context: JobContext = {
       jobId: row.id,
       attempt: row.attempts,
       maxAttempts: row.maxAttempts,
       signal: controller.signal,
+      completion: { id: row.id, workerId: this.#workerId },
+      completedInline: () => {
+        inline = true;
+      },
+      hint,
     };
     try {
       await Promise.race([
@@ -318,21 +501,19 @@ export class JobQueue {
           controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
         }),
       ]);
-      await sql`
-        update jobs set status = 'completed', completed_at = statement_timestamp(), updated_at = statement_timestamp(),
-          locked_by = null, locked_until = null, last_error = null
-        where id = ${row.id} and locked_by = ${this.#workerId}`.execute(this.#database.db);
+      clearTimeout(timer);
+      if (!inline) await this.#complete(row.id);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (error instanceof PermanentJobError || row.attempts >= row.maxAttempts) {
-        log.warn({ err: error }, 'job failed');
+        log().warn({ err: error }, 'job failed');
         await this.#fail(row, message);
       } else {
         const delay =
           error instanceof RetryLaterError
             ? error.retryAfterMs
             : backoffDelay(row.attempts, definition.backoffMs ?? DEFAULT_BACKOFF_MS, definition.maxBackoffMs ?? DEFAULT_MAX_BACKOFF_MS);
-        log.info({ err: error, retryInMs: delay }, 'job failed; will retry');
+        log().info({ err: error, retryInMs: delay }, 'job failed; will retry');
         await sql`
           update jobs set status = 'queued', run_at = statement_timestamp() + ${delay} * interval '1 millisecond',
             locked_by = null, locked_until = null, last_error = ${message}, updated_at = statement_timestamp()
@@ -342,6 +523,24 @@ export class JobQueue {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * Marks a job completed. Jobs finishing in the same turn of the event loop share one UPDATE
+   * (under load several finish together); each caller resolves once its job is recorded.
+   */
+  #complete(id: number): Promise<void> {
+    this.#toComplete.push(id);
+    this.#completing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const ids = this.#toComplete;
+      this.#toComplete = [];
+      this.#completing = undefined;
+      await sql`
+        update jobs set status = 'completed', completed_at = statement_timestamp(), updated_at = statement_timestamp(),
+          locked_by = null, locked_until = null, last_error = null
+        where id = any(${ids}::bigint[]) and locked_by = ${this.#workerId}`.execute(this.#database.db);
+    });
+    return this.#completing;
   }
 
   async #fail(row: ClaimedRow, message: string): Promise<void> {
@@ -358,6 +557,17 @@ export class JobQueue {
         or (status = 'failed' and completed_at < statement_timestamp() - interval '30 days')`
       .execute(this.#database.db)
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'job cleanup failed'));
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { loggerOptions, redactUrl } from './logger';
+import { lazyChildLogger, loggerOptions, redactUrl } from './logger';
 
 describe('redactUrl', () => {
   it.each([
@@ -39,5 +39,40 @@ describe('logger options', () => {
     const out = lines.join('');
     expect(out).toContain('verify-email?token=[redacted]');
     for (const secret of ['SECRET1', 'SECRET2', 'SECRET3', 'SECRET4', 'SECRET5']) expect(out).not.toContain(secret);
+  });
+});
+
+function capture(level: string) {
+  const lines: Record<string, unknown>[] = [];
+  const logger = pino(loggerOptions(level), { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+  return { logger, lines };
+}
+
+describe('lazyChildLogger', () => {
+  it('logs with the bindings at enabled levels and redacts like the parent', () => {
+    const { logger, lines } = capture('info');
+    const child = lazyChildLogger(logger, { reqId: 'r-1' });
+    child.info({ body: { token: 'abc' } }, 'hello');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ reqId: 'r-1', msg: 'hello', body: { token: '[redacted]' } });
+  });
+
+  it('makes no child for calls at disabled levels, and logs nothing', () => {
+    const { logger, lines } = capture('warn');
+    let made = 0;
+    const parent = new Proxy(logger, {
+      get(target, property, receiver) {
+        if (property === 'child') made += 1;
+        return Reflect.get(target, property, receiver) as unknown;
+      },
+    });
+    const child = lazyChildLogger(parent, { reqId: 'r-2' });
+    child.info('not shown');
+    child.debug('not shown either');
+    expect(made).toBe(0);
+    expect(lines).toEqual([]);
+    child.warn('shown');
+    expect(made).toBe(1);
+    expect(lines).toEqual([expect.objectContaining({ reqId: 'r-2', msg: 'shown', level: 40 })]);
   });
 });

@@ -3,6 +3,7 @@
  * jar and the CSRF double-submit handled like the web client does.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'light-my-request';
 import { type Logger, pino } from 'pino';
 import { buildApp, type ParleyApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
@@ -42,6 +43,11 @@ export interface TestAppOptions {
 }
 
 export interface TestApp extends ParleyApp {
+  /**
+   * A request through the app's HTTP handler (`ParleyApp.handle`: webhook deliveries before
+   * Fastify, the rest Fastify), as the server would receive it, without a socket.
+   */
+  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
   database: TestDatabase;
   config: Config;
   client(): TestClient;
@@ -65,12 +71,18 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     ...app,
     database,
     config,
+    inject: (injectOptions) => injectThrough(app, injectOptions),
     client: () => new TestClient(app),
     async destroy() {
       await app.close();
       if (!options.database) await database.destroy();
     },
   };
+}
+
+/** A request through `app.handle` (light-my-request, as Fastify's own inject uses it). */
+export function injectThrough(app: ParleyApp, options: InjectOptions): Promise<LightMyRequestResponse> {
+  return inject(app.handle, options);
 }
 
 export interface TestRequest {
@@ -94,7 +106,7 @@ export class TestClient {
     if (!req.withoutCsrf && method !== 'GET' && method !== 'HEAD') {
       headers[CSRF_HEADER] = this.cookies.get(CSRF_COOKIE) ?? '';
     }
-    const response = await this.app.server.inject({
+    const response = await injectThrough(this.app, {
       method,
       url: req.url,
       headers,

@@ -97,7 +97,7 @@ export function postDelivery(
 ): Promise<LightMyRequestResponse> {
   const raw = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   const header = options.signature === undefined ? signature(raw, options.appSecret ?? 'meta-app-secret-ü-1') : options.signature;
-  return app.server.inject({
+  return app.inject({
     method: 'POST',
     url: `/webhooks/${kind}`,
     headers: { 'content-type': options.contentType ?? 'application/json', ...(header === null ? {} : { 'x-hub-signature-256': header }) },

@@ -2,10 +2,14 @@ import type { Migration } from 'kysely/migration';
 import * as foundation from './0001-foundation';
 import * as messaging from './0002-messaging';
 import * as presence from './0003-presence';
+import * as agents from './0004-agents';
+import * as hotPaths from './0005-hot-paths';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
   '0001-foundation': foundation,
   '0002-messaging': messaging,
   '0003-presence': presence,
+  '0004-agents': agents,
+  '0005-hot-paths': hotPaths,
 };

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_SIGNATURE, apiInboundAccepted, apiInboundMessage } from '../../../common/api/channels';
+import { assertNoNulCharacter } from '../../http/json-body';
 import { AppError } from '../../lib/errors';
 import type { ChannelWithSecrets } from './adapters/channel-adapter';
 import type { ApiChannelService } from './api-channel.service';
@@ -61,6 +62,7 @@ export const apiChannelRoutes: FastifyPluginAsyncZod<ApiChannelRoutesOptions> = 
         } catch (error) {
           throw new AppError('VALIDATION_ERROR', 'Request body is not valid JSON', { cause: error });
         }
+        assertNoNulCharacter(request.body);
         verified.set(request, channel);
         rawBodies.set(request, raw);
       },

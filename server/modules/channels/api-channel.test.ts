@@ -41,7 +41,7 @@ describe.each(ENGINES)('custom-platform (API) channel (%s)', (engine) => {
   }
 
   const post = (channelId: string, body: string, headers: Record<string, string>) =>
-    app.server.inject({ method: 'POST', url: `/api/v1/channels/${channelId}/messages`, payload: body, headers });
+    app.inject({ method: 'POST', url: `/api/v1/channels/${channelId}/messages`, payload: body, headers });
 
   describe('inbound', () => {
     it('accepts a message signed over its raw bytes, emoji and accents included', async () => {

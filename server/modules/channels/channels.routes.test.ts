@@ -4,7 +4,7 @@ import { createTestApp, signedInClient, TEST_PUBLIC_URL, type TestApp, type Test
 import { ENGINES } from '../../../test/helpers/database';
 import { customerText, expectJson } from '../../../test/helpers/inbox';
 import { createTestClient } from '../../../test/helpers/messaging';
-import { sha256Hex } from '../../lib/crypto';
+import { hmacSha256Hex, sha256Hex } from '../../lib/crypto';
 import { SecretBox } from '../../lib/secret-box';
 import type { ChannelAdapter } from './adapters/channel-adapter';
 import { ChannelsRepository } from './channels.repository';
@@ -184,6 +184,31 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
     expect((await admin.post(`/api/v1/channels/${crypto.randomUUID()}/rotate-verify-token`, {})).statusCode).toBe(404);
   });
 
+  it('a disabled WhatsApp channel stops accepting webhook deliveries at once, and accepts them again when enabled', async () => {
+    const client = await createTestClient(app);
+    const appSecret = 'webhook-app-secret-for-disable';
+    const wa = expectJson<Created>(
+      await admin.post('/api/v1/channels', { kind: 'whatsapp', clientId: client.id, phoneNumberId: '444000555', accessToken: ACCESS_TOKEN, appSecret }),
+      201,
+    );
+    const body = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: 'waba-1', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: '444000555' }, statuses: [] } }] }],
+    });
+    const deliver = () =>
+      app.inject({
+        method: 'POST',
+        url: '/webhooks/whatsapp',
+        headers: { 'content-type': 'application/json', 'x-hub-signature-256': `sha256=${hmacSha256Hex(appSecret, body)}` },
+        payload: body,
+      });
+    expect((await deliver()).statusCode).toBe(200);
+    expectJson(await admin.patch(`/api/v1/channels/${wa.id}`, { status: 'disabled' }), 200);
+    expect((await deliver()).statusCode).toBe(401);
+    expectJson(await admin.patch(`/api/v1/channels/${wa.id}`, { status: 'active' }), 200);
+    expect((await deliver()).statusCode).toBe(200);
+  });
+
   it("tests credentials through the channel's adapter, and lists an API channel's callback attempts", async () => {
     const client = await createTestClient(app);
     const web = expectJson<Created>(await admin.post('/api/v1/channels', { kind: 'webchat', clientId: client.id }), 201);
@@ -217,10 +242,20 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
       sendText: () => Promise.reject(new Error('unused')),
       testCredentials: () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:9')),
     };
-    const service = new ChannelsService({ db: app.database.db, channels: repository, adapters: new Map([['api', throwing]]), publicUrl: TEST_PUBLIC_URL });
+    const changed: string[] = [];
+    const service = new ChannelsService({
+      db: app.database.db,
+      channels: repository,
+      adapters: new Map([['api', throwing]]),
+      publicUrl: TEST_PUBLIC_URL,
+      onChange: (id) => changed.push(id),
+    });
     const wa = await service.createChannel({ kind: 'whatsapp', clientId: client.id, name: 'WhatsApp', phoneNumberId: '888000333', accessToken: ACCESS_TOKEN, appSecret: APP_SECRET });
     expect(await service.testChannel(wa.id)).toEqual({ ok: false, message: 'Checking WhatsApp credentials is not available on this server yet.' });
     const api = await service.createChannel({ kind: 'api', clientId: client.id, name: 'CRM', callbackUrl: 'http://127.0.0.1:9/cb' });
     expect(await service.testChannel(api.id)).toEqual({ ok: false, message: 'Could not check the Custom platform credentials: connect ECONNREFUSED 127.0.0.1:9' });
+    await service.updateChannel(api.id, { status: 'disabled' });
+    await service.rotateVerifyToken(wa.id);
+    expect(changed).toEqual([wa.id, api.id, api.id, wa.id]);
   });
 });

@@ -45,6 +45,12 @@ export interface ChannelsServiceDeps {
   adapters: ReadonlyMap<ChannelKind, ChannelAdapter>;
   /** Parley's public origin, for webhook URLs and the embed snippet. */
   publicUrl: string;
+  /**
+   * Called after a channel was created or changed, so caches of channel credentials in this
+   * process (the webhook signature check) drop their copy at once: a disabled channel's inbound
+   * stops now here, and within the caches' few seconds on other instances.
+   */
+  onChange?(channelId: string): void;
 }
 
 type ChannelRow = Channel & { clientName: string };
@@ -155,12 +161,13 @@ export class ChannelsService {
       }
       throw error;
     }
+    this.deps.onChange?.(id);
     return { ...(await this.getChannel(id)), ...shown };
   }
 
   /** Name, status (disabled: no sends, no inbound), replaced credentials, the API callback URL. */
   async updateChannel(id: string, input: UpdateChannelCommand): Promise<ChannelView> {
-    return this.deps.db.transaction().execute(async (trx) => {
+    const view = await this.deps.db.transaction().execute(async (trx) => {
       const channel = await trx.selectFrom('channels').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
       if (!channel) throw notFound('Channel');
       const meta = META_KINDS.has(channel.kind);
@@ -194,6 +201,8 @@ export class ChannelsService {
         .execute();
       return this.getChannel(id, trx);
     });
+    this.deps.onChange?.(id);
+    return view;
   }
 
   /** A new webhook verify token for a Meta channel, shown once; the old one stops working. */
@@ -212,6 +221,7 @@ export class ChannelsService {
         .where('id', '=', id)
         .execute();
     });
+    this.deps.onChange?.(id);
     return { ...(await this.getChannel(id)), verifyToken };
   }
 

@@ -6,9 +6,9 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import type { ChannelKind } from '../../db/schema';
-import { type JobContext, PermanentJobError, RetryLaterError } from '../../jobs/define-job';
-import type { MessagingService } from '../conversations/messaging.service';
+import type { Channel, ChannelKind, Message } from '../../db/schema';
+import { hintOf, type JobContext, PermanentJobError, RetryLaterError } from '../../jobs/define-job';
+import type { MessagingService, SendJobHint } from '../conversations/messaging.service';
 import { type ChannelAdapter, SendError } from './adapters/channel-adapter';
 import type { ChannelsRepository } from './channels.repository';
 
@@ -24,26 +24,14 @@ export class OutboundService {
   constructor(private readonly deps: OutboundServiceDeps) {}
 
   async deliver(messageId: string, context: JobContext): Promise<void> {
-    const row = await this.deps.db
-      .selectFrom('messages')
-      .innerJoin('conversations', 'conversations.id', 'messages.conversationId')
-      .innerJoin('contacts', 'contacts.id', 'conversations.contactId')
-      .select([
-        'messages.id',
-        'messages.status',
-        'messages.content',
-        'messages.senderType',
-        'messages.createdAt',
-        'messages.channelId',
-        'messages.conversationId',
-        'contacts.externalId as to',
-      ])
-      .where('messages.id', '=', messageId)
-      .executeTakeFirst();
-    if (!row || row.status !== 'queued') return; // gone, or already sent/failed
+    // Claimed where the reply was queued: the message, channel and recipient come with the job.
+    const hint = hintOf<SendJobHint>(context);
+    const found = hint?.message.id === messageId ? { row: hint.message, to: hint.recipient, stored: hint.channel } : await this.#load(messageId);
+    if (!found || found.row.status !== 'queued') return; // gone, or already sent/failed
+    const { row, to, stored } = found;
     if (row.senderType === 'customer') throw new PermanentJobError('A customer message is never sent out');
 
-    const channel = await this.deps.channels.getWithSecrets(row.channelId);
+    const channel = this.deps.channels.openSecrets(stored);
     const adapter = this.deps.adapters.get(channel.kind);
     if (!adapter) {
       await this.deps.messaging.markFailed(messageId, { code: 'no_adapter', message: `No ${channel.kind} sender is available` }, context.attempt);
@@ -54,20 +42,20 @@ export class OutboundService {
       throw new PermanentJobError('Channel disabled');
     }
 
+    let externalMessageId: string | null;
     try {
-      const { externalMessageId } = await adapter.sendText(
+      ({ externalMessageId } = await adapter.sendText(
         channel,
         {
           messageId: row.id,
           conversationId: row.conversationId,
-          to: row.to,
+          to,
           text: row.content,
           senderType: row.senderType,
           createdAt: row.createdAt,
         },
         context.signal,
-      );
-      await this.deps.messaging.markSent(messageId, externalMessageId, context.attempt);
+      ));
     } catch (error) {
       const failure =
         error instanceof SendError
@@ -84,5 +72,45 @@ export class OutboundService {
       if (failure.options.retryAfterMs !== undefined) throw new RetryLaterError(failure.message, failure.options.retryAfterMs, { cause: failure });
       throw failure;
     }
+    // Outside the try: failing to record a send is not the platform's failure. Recorded and the
+    // job completed in one round trip.
+    await this.deps.messaging.markSent(messageId, externalMessageId, context.attempt, context.completion);
+    context.completedInline();
+  }
+
+  /** The message, its recipient and its channel in one query (one round trip on the reply path). */
+  async #load(messageId: string): Promise<{ row: Pick<Message, 'id' | 'status' | 'content' | 'senderType' | 'createdAt' | 'conversationId'>; to: string; stored: Channel } | undefined> {
+    const found = await this.deps.db
+      .selectFrom('messages')
+      .innerJoin('conversations', 'conversations.id', 'messages.conversationId')
+      .innerJoin('contacts', 'contacts.id', 'conversations.contactId')
+      .innerJoin('channels', 'channels.id', 'messages.channelId')
+      .selectAll('channels')
+      .select([
+        'messages.id as messageId',
+        'messages.status as messageStatus',
+        'messages.content as messageContent',
+        'messages.senderType as messageSenderType',
+        'messages.createdAt as messageCreatedAt',
+        'messages.conversationId as messageConversationId',
+        'contacts.externalId as to',
+      ])
+      .where('messages.id', '=', messageId)
+      .executeTakeFirst();
+    if (!found) return undefined;
+    const { messageId: id, messageStatus, messageContent, messageSenderType, messageCreatedAt, messageConversationId, to, ...stored } = found;
+    return {
+      row: { id, status: messageStatus, content: messageContent, senderType: messageSenderType, createdAt: messageCreatedAt, conversationId: messageConversationId },
+      to,
+      stored,
+    };
+  }
+
+  /** "typing…" for a contact, where the channel has it; failures are the caller's to log. */
+  async sendTyping(input: { channelId: string; contactExternalId: string; inboundExternalId: string | null }): Promise<void> {
+    const channel = await this.deps.channels.getWithSecrets(input.channelId);
+    const adapter = this.deps.adapters.get(channel.kind);
+    if (!adapter?.sendTyping || channel.status !== 'active') return;
+    await adapter.sendTyping(channel, { to: input.contactExternalId, replyToExternalId: input.inboundExternalId }, AbortSignal.timeout(5_000));
   }
 }

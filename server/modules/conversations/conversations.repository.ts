@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { ContactView, ConversationView, MessageView } from '../../../common/api/conversations';
+import { sentimentLabel } from '../../../common/messaging/sentiment';
 import type { Db } from '../../db/database';
 import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from './messaging.service';
 
@@ -45,6 +46,9 @@ function conversationQuery(db: Db, scope: Scope) {
       'c.lastMessagePreview',
       'c.lastInboundAt',
       'c.firstResponseAt',
+      'c.responseCount',
+      'c.responseSecondsTotal',
+      'c.sentiment',
       'c.createdAt',
       'c.updatedAt',
       eb
@@ -101,6 +105,8 @@ export function toConversationView(row: ConversationRow, now: Date): Conversatio
     windowClosesAt: iso(closesAt),
     responseTimeSeconds:
       row.firstResponseAt && firstInbound ? Math.max(0, Math.round((row.firstResponseAt.getTime() - firstInbound.getTime()) / 1000)) : null,
+    averageResponseSeconds: row.responseCount > 0 ? Math.round(row.responseSecondsTotal / row.responseCount) : null,
+    sentiment: sentimentLabel(row.sentiment),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -136,6 +142,8 @@ function messageQuery(db: Db, scope: Scope) {
       'm.priority',
       'm.aiSummary',
       'm.aiConfidence',
+      'm.ai',
+      'm.sentiment',
       'm.readAt',
       'm.createdAt',
       eb
@@ -177,6 +185,8 @@ export function toMessageView(row: MessageRow): MessageView {
     priority: row.priority,
     aiSummary: row.aiSummary,
     aiConfidence: row.aiConfidence,
+    ai: row.ai ? { engine: row.ai.engine, decision: row.ai.decision, sources: row.ai.sources, latencyMs: row.ai.latencyMs } : null,
+    sentiment: sentimentLabel(row.sentiment),
     read: row.readAt !== null,
     responseTimeSeconds:
       row.direction === 'inbound' && repliedAt ? Math.max(0, Math.round((repliedAt.getTime() - row.createdAt.getTime()) / 1000)) : null,

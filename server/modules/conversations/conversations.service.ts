@@ -22,6 +22,7 @@ import {
   type findThreadQuery,
 } from '../../../common/api/conversations';
 import type { Db } from '../../db/database';
+import type { ConversationStatus } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
 import type { PerformedBy } from '../../events/domain-events';
 import type { SessionUser } from '../../http/access';
@@ -161,7 +162,12 @@ export class ConversationsService {
       const updated = await trx
         .updateTable('conversations')
         .set({
-          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(input.status !== undefined
+            ? { status: input.status }
+            : // "Return to AI" on an escalated conversation: the AI can only answer an active one.
+              input.handledBy === 'ai'
+              ? { status: sql<ConversationStatus>`case when status = 'escalated' then 'active' else status end` }
+              : {}),
           ...(input.handledBy !== undefined ? { handledBy: input.handledBy } : {}),
           ...(input.assignedAgentId !== undefined ? { assignedAgentId: input.assignedAgentId } : {}),
           ...(input.priority !== undefined ? { priority: input.priority } : {}),

@@ -4,13 +4,16 @@
  * status ordering, the 24-hour window and the domain events hold the same way for every channel.
  */
 import { sql } from 'kysely';
-import { CONVERSATION_MESSAGES } from '../../../common/api/conversations';
+import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conversations';
 import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
 import type { Db } from '../../db/database';
-import type { Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
+import { HOT_PATH_ERRORS } from '../../db/migrations/0005-hot-paths';
+import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
 import type { EventBus } from '../../events/event-bus';
-import type { JobQueue } from '../../jobs/queue';
+import type { JobCompletion } from '../../jobs/define-job';
+import { channelFromJson, messageFromJson } from '../../db/json-rows';
+import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { DeliveryStatus } from '../channels/adapters/channel-adapter';
@@ -46,13 +49,79 @@ export interface SendInput {
   senderType: Exclude<SenderType, 'customer'>;
   senderId: string | null;
   aiConfidence?: number | null;
+  /** AI messages: what produced them (engine, decision, sources, latency, usage). */
+  ai?: AiMessageInfo | null;
 }
+
+/** Response times: a reply closes the wait that the first unanswered customer message opened. */
+function answeredWait(now: Date) {
+  return {
+    responseCount: sql<number>`response_count + case when awaiting_since is not null then 1 else 0 end`,
+    responseSecondsTotal: sql<number>`response_seconds_total + coalesce(greatest(0, extract(epoch from (${now}::timestamptz - awaiting_since))), 0)`,
+    awaitingSince: null,
+  };
+}
+
+/** What Parley derives from a customer's message as it is stored (the AI agent's intelligence). */
+export interface InboundAnnotation {
+  priority: Priority;
+  /** The message's summary (the spec's category). */
+  aiSummary: string;
+  /** -1 … 1, or null when not measured. */
+  sentiment: number | null;
+}
+
+export type AnnotateInbound = (text: string, type: MessageType) => InboundAnnotation;
+
+/** The spec's keyword rules (§9), the default until the agents module provides more. */
+export const keywordAnnotation: AnnotateInbound = (text) => ({ priority: derivePriority(text), aiSummary: keywordSummary(text), sentiment: null });
 
 export interface MessagingServiceDeps {
   db: Db;
   events: EventBus;
   queue: JobQueue;
   clock: Clock;
+  annotate?: AnnotateInbound;
+}
+
+export interface RecordInboundOptions {
+  performedBy?: PerformedBy;
+  /** Raw deliveries to mark processed (with their errors) in the same transaction. */
+  processed?: readonly { id: number; error: string | null }[];
+  /** The job to complete in the same transaction. */
+  completeJob?: JobCompletion;
+}
+
+export interface SendOptions {
+  /** The conversation's new summary (the AI agent's), written with the reply. */
+  conversationSummary?: string | null;
+  /** The answered message's new summary (the topic the agent recognised). */
+  inboundSummary?: { messageId: string; aiSummary: string } | null;
+  /** The job to complete in the same transaction. */
+  completeJob?: JobCompletion;
+}
+
+/** What a send job claimed where its reply was queued gets in memory (`JobContext.hint`). */
+export interface SendJobHint {
+  message: Message;
+  channel: Channel;
+  /** The contact's id on the channel. */
+  recipient: string;
+}
+
+/** `parley_send_message`'s errors as the API states them. */
+function sendError(error: unknown): unknown {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (e?.code === HOT_PATH_ERRORS.notFound) return notFound('Conversation');
+  if (e?.code === HOT_PATH_ERRORS.conflict) {
+    if (e.message === 'channel_disabled') {
+      return new AppError('CONFLICT', 'This channel is disabled. Enable it to send messages.', { details: { reason: 'channel_disabled' }, cause: error });
+    }
+    if (e.message === 'window_closed') {
+      return new AppError('CONFLICT', CONVERSATION_MESSAGES.windowClosed, { details: { reason: 'window_closed' }, cause: error });
+    }
+  }
+  return error;
 }
 
 function preview(text: string, type: MessageType): string {
@@ -74,68 +143,61 @@ export class MessagingService {
    * once — stores nothing new, because the unique index decides.
    */
   async recordInbound(channel: Channel, input: InboundMessageInput, performedBy: PerformedBy = { kind: 'customer' }): Promise<RecordResult> {
-    return this.deps.db.transaction().execute(async (trx) => {
-      const { conversationId, conversationCreated } = await this.#ensureConversation(trx, channel, input.contact);
-      const now = this.deps.clock.now();
-      const { text, type, externalId, media } = input.message;
-      const inserted = await trx
-        .insertInto('messages')
-        .values({
-          conversationId,
-          clientId: channel.clientId,
-          channelId: channel.id,
-          direction: 'inbound',
-          senderType: 'customer',
-          content: text,
-          messageType: type,
-          media: media ? JSON.stringify(media) : null,
-          status: 'received',
-          externalMessageId: externalId,
-          priority: derivePriority(text),
-          aiSummary: keywordSummary(text),
-          createdAt: now,
-        })
-        .onConflict((oc) => oc.columns(['channelId', 'externalMessageId']).where('externalMessageId', 'is not', null).doNothing())
-        .returning(['id', 'priority'])
-        .executeTakeFirst();
-      if (!inserted) {
-        const existing = await trx
-          .selectFrom('messages')
-          .select('id')
-          .where('channelId', '=', channel.id)
-          .where('externalMessageId', '=', externalId)
-          .executeTakeFirstOrThrow();
-        return { created: false, messageId: existing.id, conversationId };
-      }
-      const conversation = await trx
-        .updateTable('conversations')
-        .set({
-          status: sql`case when status = 'resolved' then 'active' else status end`,
-          unreadCount: sql`unread_count + 1`,
-          lastMessageAt: now,
-          lastMessagePreview: preview(text, type),
-          lastInboundAt: now,
-          priority: sql`case when ${inserted.priority} = 'high' or priority = 'high' then 'high' when ${inserted.priority} = 'medium' or priority = 'medium' then 'medium' else 'low' end`,
-          aiSummary: keywordSummary(text),
-          updatedAt: now,
-        })
-        .where('id', '=', conversationId)
-        .returning(['status'])
-        .executeTakeFirstOrThrow();
-      await this.deps.events.publish(
-        trx,
-        'message.created',
-        { messageId: inserted.id, conversationId, clientId: channel.clientId, channelId: channel.id, direction: 'inbound', senderType: 'customer' },
-        performedBy,
-      );
-      await this.deps.events.publish(
-        trx,
-        conversationCreated ? 'conversation.created' : 'conversation.updated',
-        conversationCreated ? { conversationId, clientId: channel.clientId } : { conversationId, clientId: channel.clientId, status: conversation.status },
-        performedBy,
-      );
-      return { created: true, messageId: inserted.id, conversationId };
+    const [result] = await this.recordInboundBatch(channel, [input], { performedBy });
+    if (!result) throw new Error('parley_record_inbound returned no result');
+    return result;
+  }
+
+  /**
+   * Customers' messages on one channel, in order, in one transaction and one round trip
+   * (`parley_record_inbound`): contacts, conversations, messages, the events and their
+   * subscribers' jobs — and, for the webhook job, its raw deliveries marked processed and the job
+   * completed. A result per input, in order.
+   */
+  async recordInboundBatch(channel: Channel, inputs: readonly InboundMessageInput[], options: RecordInboundOptions = {}): Promise<RecordResult[]> {
+    const annotate = this.deps.annotate ?? keywordAnnotation;
+    const now = this.deps.clock.now();
+    const items = inputs.map(({ contact, message }) => {
+      const annotation = annotate(message.text, message.type);
+      return {
+        contactExternalId: contact.externalId,
+        contactName: contact.name ?? null,
+        contactAvatarUrl: contact.avatarUrl ?? null,
+        externalId: message.externalId,
+        type: message.type,
+        text: message.text,
+        media: message.media ?? null,
+        preview: preview(message.text, message.type),
+        priority: annotation.priority,
+        aiSummary: annotation.aiSummary,
+        sentiment: annotation.sentiment,
+      };
     });
+    // The subscribers' jobs (the AI agent's) run here, at once, where a slot is free.
+    const local = this.deps.queue.reserve(this.deps.events.jobsFor(['message.created', 'conversation.created', 'conversation.updated']).map((definition) => ({ definition, n: inputs.length })));
+    const input = {
+      channelId: channel.id,
+      clientId: channel.clientId,
+      now: now.toISOString(),
+      at: new Date().toISOString(),
+      performedBy: options.performedBy ?? { kind: 'customer' },
+      items,
+      ...this.deps.events.publishContext,
+      local,
+      processed: options.processed ? { events: options.processed } : null,
+      completeJob: options.completeJob ?? null,
+    };
+    let result: { results: RecordResult[]; claimed: ClaimedRow[] };
+    try {
+      const { rows } = await sql<{ result: typeof result }>`select parley_record_inbound(${JSON.stringify(input)}::jsonb) as result`.execute(this.deps.db);
+      if (!rows[0]) throw new Error('parley_record_inbound returned nothing');
+      result = rows[0].result;
+    } catch (error) {
+      this.deps.queue.release(local);
+      throw error;
+    }
+    this.deps.queue.runLocal(local, result.claimed);
+    return result.results;
   }
 
   /**
@@ -204,10 +266,11 @@ export class MessagingService {
           status: 'sent',
           externalMessageId: externalId,
           sentAt: now,
-          createdAt: now,
+          // A conversation's messages have strictly increasing times (as in parley_record_inbound).
+          createdAt: sql<Date>`greatest(${now}::timestamptz, (select last_message_at from conversations where id = ${conversationId}) + interval '1 microsecond')`,
         })
         .onConflict((oc) => oc.columns(['channelId', 'externalMessageId']).where('externalMessageId', 'is not', null).doNothing())
-        .returning('id')
+        .returning(['id', 'createdAt'])
         .executeTakeFirst();
       if (!inserted) {
         const existing = await trx
@@ -222,10 +285,11 @@ export class MessagingService {
       const conversation = await trx
         .updateTable('conversations')
         .set({
-          lastMessageAt: now,
+          lastMessageAt: inserted.createdAt,
           lastMessagePreview: preview(text, type),
           handledBy: 'human',
           firstResponseAt: sql`coalesce(first_response_at, case when last_inbound_at is not null then ${now}::timestamptz end)`,
+          ...answeredWait(now),
           updatedAt: now,
         })
         .where('id', '=', conversationId)
@@ -311,73 +375,77 @@ export class MessagingService {
   }
 
   /**
-   * Queues a reply on a conversation and its delivery job, in one transaction. Refuses free text
-   * outside the 24-hour window on Meta channels, and on a disabled channel.
+   * Queues a reply on a conversation and its delivery job, in one transaction and one round trip
+   * (`parley_send_message`). Refuses free text outside the 24-hour window on Meta channels, and on
+   * a disabled channel.
    */
-  async sendMessage(conversationId: string, input: SendInput, performedBy: PerformedBy): Promise<Message> {
-    return this.deps.db.transaction().execute(async (trx) => {
-      const conversation = await trx
-        .selectFrom('conversations')
-        .innerJoin('channels', 'channels.id', 'conversations.channelId')
-        .select(['conversations.id', 'conversations.clientId', 'conversations.channelId', 'conversations.lastInboundAt', 'conversations.status', 'channels.kind', 'channels.status as channelStatus'])
-        .where('conversations.id', '=', conversationId)
-        .forUpdate('conversations')
-        .executeTakeFirst();
-      if (!conversation) throw notFound('Conversation');
-      if (conversation.channelStatus !== 'active') {
-        throw new AppError('CONFLICT', 'This channel is disabled. Enable it to send messages.', { details: { reason: 'channel_disabled' } });
-      }
-      const now = this.deps.clock.now();
-      if (!this.windowOpen(conversation.kind, conversation.lastInboundAt, now)) {
-        throw new AppError('CONFLICT', CONVERSATION_MESSAGES.windowClosed, { details: { reason: 'window_closed' } });
-      }
-      const message = await trx
-        .insertInto('messages')
-        .values({
-          conversationId,
-          clientId: conversation.clientId,
-          channelId: conversation.channelId,
-          direction: 'outbound',
-          senderType: input.senderType,
-          senderId: input.senderId,
-          content: input.text,
-          messageType: 'text',
-          status: 'queued',
-          aiConfidence: input.aiConfidence ?? null,
-          createdAt: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const updated = await trx
-        .updateTable('conversations')
-        .set({
-          lastMessageAt: now,
-          lastMessagePreview: preview(input.text, 'text'),
-          firstResponseAt: sql`coalesce(first_response_at, case when last_inbound_at is not null then ${now}::timestamptz end)`,
-          // A person's reply takes over the conversation.
-          ...(input.senderType === 'agent' ? { handledBy: 'human' as const } : {}),
-          updatedAt: now,
-        })
-        .where('id', '=', conversationId)
-        .returning('status')
-        .executeTakeFirstOrThrow();
-      await this.deps.queue.enqueue(sendMessageJob, { messageId: message.id }, { db: trx });
-      await this.deps.events.publish(
-        trx,
-        'message.created',
-        {
-          messageId: message.id,
-          conversationId,
-          clientId: conversation.clientId,
-          channelId: conversation.channelId,
-          direction: 'outbound',
-          senderType: input.senderType,
-        },
-        performedBy,
-      );
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId, clientId: conversation.clientId, status: updated.status }, performedBy);
-      return message;
-    });
+  async sendMessage(conversationId: string, input: SendInput, performedBy: PerformedBy, options: SendOptions = {}): Promise<Message> {
+    const message = await this.#send(conversationId, input, performedBy, options, null);
+    if (!message) throw new Error('parley_send_message skipped a reply it was not asked to check');
+    return message;
+  }
+
+  /**
+   * The AI agent's reply to customer message `replyTo`, queued only if that message is still the
+   * newest customer message of the conversation and nobody answered it — checked under the
+   * conversation's lock. Null when it was not sent for that reason.
+   */
+  async sendAgentReply(conversationId: string, replyTo: string, input: SendInput, options: SendOptions = {}): Promise<Message | null> {
+    return this.#send(conversationId, input, { kind: 'ai' }, options, replyTo);
+  }
+
+  async #send(conversationId: string, input: SendInput, performedBy: PerformedBy, options: SendOptions, replyTo: string | null): Promise<Message | null> {
+    const now = this.deps.clock.now();
+    // The send job (and subscribers' jobs) run here, at once, where a slot is free.
+    const local = this.deps.queue.reserve([
+      { definition: sendMessageJob, n: 1 },
+      ...this.deps.events.jobsFor(['message.created', 'conversation.updated']).map((definition) => ({ definition, n: 1 })),
+    ]);
+    const payload = {
+      conversationId,
+      local,
+      replyTo,
+      now: now.toISOString(),
+      at: new Date().toISOString(),
+      text: input.text,
+      preview: preview(input.text, 'text'),
+      senderType: input.senderType,
+      senderId: input.senderId,
+      aiConfidence: input.aiConfidence ?? null,
+      ai: input.ai ?? null,
+      performedBy,
+      windowKinds: [...WINDOW_CHANNELS],
+      windowMs: CUSTOMER_SERVICE_WINDOW_MS,
+      sendJob: { name: sendMessageJob.name, maxAttempts: sendMessageJob.maxAttempts ?? 5 },
+      conversationSummary: options.conversationSummary ?? null,
+      inboundSummary: options.inboundSummary ?? null,
+      completeJob: options.completeJob ?? null,
+      ...this.deps.events.publishContext,
+    };
+    type Result = { skipped: true } | { skipped?: undefined; message: unknown; claimed: ClaimedRow[]; channel: unknown; recipient: string };
+    let result: Result;
+    try {
+      const { rows } = await sql<{ result: Result }>`select parley_send_message(${JSON.stringify(payload)}::jsonb) as result`.execute(this.deps.db);
+      if (!rows[0]) throw new Error('parley_send_message returned nothing');
+      result = rows[0].result;
+    } catch (error) {
+      this.deps.queue.release(local);
+      throw sendError(error);
+    }
+    if (result.skipped) {
+      this.deps.queue.release(local);
+      return null;
+    }
+    const message = messageFromJson(result.message);
+    const hint: SendJobHint = { message, channel: channelFromJson(result.channel), recipient: result.recipient };
+    this.deps.queue.runLocal(local, result.claimed, (row) => (row.name === sendMessageJob.name ? hint : undefined));
+    return message;
+  }
+
+  /** A conversation's new summary (the AI agent's), its event, and optionally the job done: one round trip. */
+  async setConversationSummary(conversationId: string, summary: string, performedBy: PerformedBy, completeJob?: JobCompletion): Promise<void> {
+    const payload = { conversationId, summary, at: new Date().toISOString(), performedBy, completeJob: completeJob ?? null, ...this.deps.events.publishContext };
+    await sql`select parley_set_conversation_summary(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
   }
 
   /**
@@ -436,19 +504,30 @@ export class MessagingService {
   }
 
   /** The send job's outcome: sent (with the platform's id), or failed with the reason. */
-  async markSent(messageId: string, externalMessageId: string | null, attempt: number): Promise<void> {
-    await this.#finishSend(messageId, {
+  async markSent(messageId: string, externalMessageId: string | null, attempt: number, completeJob?: JobCompletion): Promise<void> {
+    await this.#finishSend({
+      messageId,
       status: 'sent',
-      externalMessageId: externalMessageId === null ? undefined : sql<string>`coalesce(external_message_id, ${externalMessageId})`,
-      sentAt: this.deps.clock.now(),
+      externalMessageId,
+      sentAt: this.deps.clock.now().toISOString(),
       attempts: attempt,
       errorCode: null,
       errorMessage: null,
+      completeJob: completeJob ?? null,
     });
   }
 
-  async markFailed(messageId: string, error: { code: string; message: string }, attempt: number): Promise<void> {
-    await this.#finishSend(messageId, { status: 'failed', errorCode: error.code, errorMessage: error.message, attempts: attempt });
+  async markFailed(messageId: string, error: { code: string; message: string }, attempt: number, completeJob?: JobCompletion): Promise<void> {
+    await this.#finishSend({
+      messageId,
+      status: 'failed',
+      externalMessageId: null,
+      sentAt: null,
+      attempts: attempt,
+      errorCode: error.code,
+      errorMessage: error.message,
+      completeJob: completeJob ?? null,
+    });
   }
 
   /** A retryable failure: the message stays queued, showing the last error and attempt count. */
@@ -461,34 +540,19 @@ export class MessagingService {
       .execute();
   }
 
-  async #finishSend(
-    messageId: string,
-    changes: {
-      status: 'sent' | 'failed';
-      externalMessageId?: ReturnType<typeof sql<string>> | undefined;
-      sentAt?: Date;
-      attempts: number;
-      errorCode: string | null;
-      errorMessage: string | null;
-    },
-  ): Promise<void> {
-    await this.deps.db.transaction().execute(async (trx) => {
-      const { externalMessageId, ...rest } = changes;
-      const updated = await trx
-        .updateTable('messages')
-        .set({ ...rest, ...(externalMessageId ? { externalMessageId } : {}) })
-        .where('id', '=', messageId)
-        .where('status', '=', 'queued')
-        .returning(['id', 'conversationId', 'clientId', 'status'])
-        .executeTakeFirst();
-      if (!updated) return;
-      await this.deps.events.publish(
-        trx,
-        'message.updated',
-        { messageId: updated.id, conversationId: updated.conversationId, clientId: updated.clientId, status: updated.status },
-        { kind: 'system' },
-      );
-    });
+  /** One round trip (`parley_finish_send`): only a queued message changes; its event; the job, if given. */
+  async #finishSend(outcome: {
+    messageId: string;
+    status: 'sent' | 'failed';
+    externalMessageId: string | null;
+    sentAt: string | null;
+    attempts: number;
+    errorCode: string | null;
+    errorMessage: string | null;
+    completeJob: JobCompletion | null;
+  }): Promise<void> {
+    const payload = { ...outcome, at: new Date().toISOString(), performedBy: { kind: 'system' }, ...this.deps.events.publishContext };
+    await sql`select parley_finish_send(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
   }
 
   #statusChanges(status: DeliveryStatus, error?: { code: string; message: string }) {

@@ -54,3 +54,13 @@ export function accountExistsEmail(name: string, signInUrl: string, resetUrl: st
     ],
   );
 }
+
+/** A conversation the AI agent handed to people (sent to admins and managers who want e-mail alerts). */
+export function escalationEmail(name: string, input: { clientName: string; contactName: string; reason: string; excerpt: string; url: string }): RenderedEmail {
+  return render(
+    'conversation-escalated',
+    `Conversation escalated: ${input.contactName} (${input.clientName})`,
+    [`Hi ${name},`, `The AI agent handed a conversation with ${input.contactName} (${input.clientName}) to a person: ${input.reason}.`, `Last message: “${input.excerpt}”`],
+    { label: 'Open the conversation', url: input.url },
+  );
+}

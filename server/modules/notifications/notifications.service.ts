@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Notification } from '../../../common/api/me';
 import type { Db } from '../../db/database';
+import type { EventBus } from '../../events/event-bus';
 import type { Notification as NotificationRow } from '../../db/schema';
 import { notFound } from '../../lib/errors';
 
@@ -32,7 +33,8 @@ export function toNotification(row: NotificationRow): Notification {
 }
 
 export class NotificationsService {
-  constructor(private readonly deps: { db: Db }) {}
+  /** `events`: each notification is published (`notification.created`), so the bell updates live. */
+  constructor(private readonly deps: { db: Db; events?: EventBus }) {}
 
   /** Records a notification for a user; pass a transaction to make it part of a larger change. */
   async notify(userId: string, input: NotifyInput, db: Db = this.deps.db): Promise<Notification> {
@@ -41,6 +43,7 @@ export class NotificationsService {
       .values({ userId, kind: input.kind, title: input.title, body: input.body ?? null, link: input.link ?? null })
       .returningAll()
       .executeTakeFirstOrThrow();
+    await this.deps.events?.publish(db, 'notification.created', { notificationId: row.id, userId }, { kind: 'system' });
     return toNotification(row);
   }
 

@@ -181,6 +181,13 @@ export class RealtimeHub {
         }
         return;
       }
+      case 'notification.created': {
+        for (const c of this.#connections.values()) {
+          if (c.principal.kind !== 'user' || c.principal.user.id !== event.payload.userId || !c.topics.has('notifications')) continue;
+          this.#emit(c, 'notifications', event.name, { id: event.payload.notificationId });
+        }
+        return;
+      }
       default: {
         const unhandled: never = event;
         void unhandled;

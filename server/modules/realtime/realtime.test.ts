@@ -57,6 +57,24 @@ describe.each(ENGINES)('realtime (%s)', (engine) => {
     clientSocket.close();
   });
 
+  it("pushes a user's own new notifications (the bell), and nobody else's", async () => {
+    const alice = await signedInClient(app, 'manager');
+    const bob = await signedInClient(app, 'manager');
+    const aliceSocket = await connectRealtime(base, { cookie: cookieHeader(alice.client.cookies) });
+    const bobSocket = await connectRealtime(base, { cookie: cookieHeader(bob.client.cookies) });
+    expect(await aliceSocket.subscribe('notifications')).toMatchObject({ type: 'subscribed' });
+    expect(await bobSocket.subscribe('notifications')).toMatchObject({ type: 'subscribed' });
+    const note = await app.services.notifications.notify(alice.userId, { kind: 'test', title: 'For Alice' });
+    const seen = await aliceSocket.next((m) => m.type === 'event' && m.event === 'notification.created');
+    expect(seen).toMatchObject({ topic: 'notifications', data: { id: note.id } });
+    const forBob = await app.services.notifications.notify(bob.userId, { kind: 'test', title: 'For Bob' });
+    await bobSocket.next((m) => m.type === 'event' && m.event === 'notification.created' && (m.data as { id: string }).id === forBob.id);
+    expect(bobSocket.messages.some((m) => m.type === 'event' && (m.data as { id?: string }).id === note.id)).toBe(false);
+    expect(aliceSocket.messages.some((m) => m.type === 'event' && (m.data as { id?: string }).id === forBob.id)).toBe(false);
+    aliceSocket.close();
+    bobSocket.close();
+  });
+
   it('refuses a signed-in socket from another site, and lets a visitor follow only their own conversation', async () => {
     const admin = await signedInClient(app, 'admin');
     const foreign = await connectRealtime(base, { cookie: cookieHeader(admin.client.cookies), origin: 'https://evil.example' });

@@ -11,7 +11,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { ChannelKind } from '../../db/schema';
+import type { Channel, ChannelKind } from '../../db/schema';
 import type { ChannelsRepository } from '../channels/channels.repository';
 
 export interface SecretGroup {
@@ -22,6 +22,8 @@ export interface SecretGroup {
 
 interface CacheEntry {
   groups: SecretGroup[];
+  /** The active channels of the kind as loaded, by id (the processing job reads them from here). */
+  channels: ReadonlyMap<string, Channel>;
   loadedAt: number;
 }
 
@@ -74,6 +76,15 @@ export class WebhookSecrets {
     return entry.groups;
   }
 
+  /**
+   * An active channel of this kind as of the cached list (as fresh as the signature check's), or
+   * undefined when it is not in it — the caller then reads the database.
+   */
+  async channel(kind: ChannelKind, id: string): Promise<Channel | undefined> {
+    await this.groups(kind);
+    return this.#entries.get(kind)?.channels.get(id);
+  }
+
   /** Reloads now unless the list is younger than `minReloadMs`; resolves whether it reloaded. */
   async reload(kind: ChannelKind): Promise<boolean> {
     const entry = this.#entries.get(kind);
@@ -105,7 +116,9 @@ export class WebhookSecrets {
   async #read(kind: ChannelKind): Promise<CacheEntry> {
     const loadedAt = Date.now();
     const bySecret = new Map<string, Map<string, string>>();
+    const byId = new Map<string, Channel>();
     for (const channel of await this.#channels.findActiveByKind(kind)) {
+      byId.set(channel.id, channel);
       if (!channel.externalId) continue;
       let appSecret: string | undefined;
       try {
@@ -121,6 +134,6 @@ export class WebhookSecrets {
       bySecret.set(appSecret, channels);
     }
     const groups = [...bySecret].map(([secret, channels]) => ({ secret: Buffer.from(secret, 'utf8'), channels }));
-    return { groups, loadedAt };
+    return { groups, channels: byId, loadedAt };
   }
 }

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/errors';
+import { answerDelivery, META_BODY_LIMIT } from './webhooks.http';
 import type { WebhooksService } from './webhooks.service';
-
-const META_BODY_LIMIT = 3 * 1024 * 1024;
 
 const handshakeQuery = z.object({
   'hub.mode': z.string().max(100).optional(),
@@ -40,11 +39,13 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }
       },
     );
 
+    // The app's HTTP server answers these before Fastify (webhooks.http.ts); this route documents
+    // them and answers the same way when a request reaches Fastify itself (an inject, say).
     app.post(
       `/webhooks/${kind}`,
       {
-        // Meta's deliveries can reach a few megabytes when it batches (WhatsApp documents up to 3 MB).
         bodyLimit: META_BODY_LIMIT,
+        helmet: false,
         config: { access: 'signature', csrf: false },
         schema: {
           tags: ['webhooks'],
@@ -57,8 +58,10 @@ export const webhooksRoutes: FastifyPluginAsyncZod<{ webhooks: WebhooksService }
       async (request, reply) => {
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
         const header = request.headers['x-hub-signature-256'];
-        await webhooks.ingest(kind, raw, typeof header === 'string' ? header : undefined, request.log);
-        return reply.type('text/plain; charset=utf-8').send('EVENT_RECEIVED');
+        const answer = await answerDelivery(webhooks, kind, raw, typeof header === 'string' ? header : undefined, request.log);
+        reply.hijack();
+        reply.raw.writeHead(answer.status, answer.headers);
+        reply.raw.end(answer.body);
       },
     );
   }

@@ -3,21 +3,35 @@
  * store the raw delivery and enqueue its processing — group-committed — before answering), and the
  * processing job (adapter.parse → the messaging core, the only writer of messages).
  */
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import type { Channel } from '../../db/schema';
-import type { JobQueue } from '../../jobs/queue';
+import { mightCarryNul } from '../../http/json-body';
+import type { JobCompletion } from '../../jobs/define-job';
+import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import type { MetaChannelAdapter, NormalizedEvent } from '../channels/adapters/channel-adapter';
 import type { ChannelsRepository } from '../channels/channels.repository';
-import type { MessagingService } from '../conversations/messaging.service';
+import type { InboundMessageInput, MessagingService } from '../conversations/messaging.service';
+import { DeliveryPressure } from './delivery-pressure';
 import { GroupCommit, type GroupCommitOptions } from './group-commit';
 import { processInboundJob } from './process-inbound.job';
 import { isWellFormedSignature, matchSignature, WebhookSecrets, type WebhookSecretsOptions } from './webhook-secrets';
-import type { NewInboundEvent, WebhooksRepository } from './webhooks.repository';
+import type { NewInboundEvent, PendingInboundEvent, WebhooksRepository } from './webhooks.repository';
 
 export type MetaKind = MetaChannelAdapter['kind'];
+
+/** Processing yields to the event loop (HTTP answers) between this many raw events. */
+const YIELD_EVERY = 25;
+
+/** The stored events a processing job claimed where they were stored gets in memory. */
+export type ProcessInboundHint = readonly PendingInboundEvent[];
+
+type Step =
+  | { kind: 'inbound'; channel: Channel; items: { eventId: number; input: InboundMessageInput }[] }
+  | { kind: 'other'; channel: Channel; eventId: number; event: Exclude<NormalizedEvent, { kind: 'ignored' }> };
 
 export interface WebhooksServiceDeps {
   db: Db;
@@ -49,6 +63,7 @@ export class WebhooksService {
   readonly #adapters: ReadonlyMap<MetaKind, MetaChannelAdapter>;
   readonly #batcher: GroupCommit<NewInboundEvent>;
   readonly #logger: Logger;
+  readonly #pressure = new DeliveryPressure();
 
   constructor(deps: WebhooksServiceDeps) {
     this.#deps = deps;
@@ -107,32 +122,60 @@ export class WebhooksService {
       log.warn({ kind, externalIds: externalIds.slice(0, 10) }, 'webhook delivery for no known channel of the signing app ignored');
       return { stored: false };
     }
-    await this.#batcher.add({ provider: kind, channelIds, body: text });
+    this.#pressure.storing();
+    try {
+      await this.#batcher.add({ provider: kind, channelIds, body: text });
+    } finally {
+      this.#pressure.stored();
+    }
     return { stored: true };
   }
 
-  /** The job: every unprocessed event of the batch, in order; each marked processed (or with its error). */
-  async process(eventIds: readonly number[]): Promise<void> {
-    const { repository, channels } = this.#deps;
-    const events = await repository.findUnprocessed(eventIds);
-    if (events.length === 0) return;
-    // A batch names few channels (usually one): one lookup each.
-    const channelIds = [...new Set(events.flatMap((e) => e.channelIds))];
+  /** Whether processing should wait for accepting to catch up (`DeliveryPressure`); the job queue's pause. */
+  underPressure(): boolean {
+    return this.#pressure.high();
+  }
+
+  /**
+   * The job: every unprocessed event of the batch, in order. Runs of customers' messages on one
+   * channel are recorded together (one round trip for the run: `MessagingService.
+   * recordInboundBatch`); when such a run ends the batch, the same statement marks the raw events
+   * processed and completes the job (`completion`; the result says whether it did). Bad data in
+   * one item (a constraint or data error) is recorded in its event's `error` and the rest goes on;
+   * any other error fails the job, which runs the whole batch again — every step is idempotent.
+   */
+  async process(eventIds: readonly number[], completion?: JobCompletion, hint?: ProcessInboundHint): Promise<{ completedJob: boolean }> {
+    const { repository, messaging } = this.#deps;
+    // Run where it was stored, the events come along; otherwise (a retry, another instance) they are read.
+    const wanted = new Set(eventIds);
+    const events = hint && hint.length === wanted.size && hint.every((e) => wanted.has(e.id)) ? hint : await repository.findUnprocessed(eventIds);
+    if (events.length === 0) return { completedJob: false };
+    // A batch names few channels (usually one), normally in the webhook secrets' cache already.
     const byId = new Map<string, Channel>();
-    for (const id of channelIds) {
-      const channel = await channels.findById(id);
-      if (channel) byId.set(id, channel);
-    }
-    const counts = { message: 0, status: 0, watermark: 0, ignored: 0 };
     for (const event of events) {
-      const errors: string[] = [];
+      for (const id of event.channelIds) {
+        if (byId.has(id)) continue;
+        const channel = await this.#channel(event.provider as MetaKind, id);
+        if (channel) byId.set(id, channel);
+      }
+    }
+
+    const counts = { message: 0, status: 0, watermark: 0, ignored: 0 };
+    const errors = new Map<number, string[]>();
+    const fail = (eventId: number, error: unknown) => {
+      errors.set(eventId, [...(errors.get(eventId) ?? []), error instanceof Error ? error.message : String(error)]);
+    };
+    const steps: Step[] = [];
+    for (const [index, event] of events.entries()) {
+      // A batch can hold hundreds of deliveries: let waiting requests be answered meanwhile.
+      if (index > 0 && index % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
       const adapter = this.#adapters.get(event.provider as MetaKind);
       let parsed: NormalizedEvent[] = [];
       try {
         if (!adapter) throw new Error(`no adapter for ${event.provider}`);
-        parsed = adapter.parse(JSON.parse(event.body));
+        parsed = adapter.parse(parseDelivery(event.body));
       } catch (error) {
-        errors.push(error instanceof Error ? error.message : String(error));
+        fail(event.id, error);
       }
       // Only the channels this delivery was verified for, by their external id.
       const owned = new Map<string, Channel>();
@@ -142,32 +185,75 @@ export class WebhooksService {
       }
       for (const normalized of parsed) {
         counts[normalized.kind] += 1;
-        try {
-          await this.#apply(normalized, owned, event.id);
-        } catch (error) {
-          // Bad data in one item must not block the rest; anything else (the database is away)
-          // fails the job, which retries the whole batch — every step is idempotent.
-          if (!isDataError(error)) throw error;
-          const message = error instanceof Error ? error.message : String(error);
-          errors.push(message);
-          this.#logger.warn({ err: error, inboundEventId: event.id, event: normalized.kind }, 'an inbound item could not be stored');
+        if (normalized.kind === 'ignored') {
+          this.#logger.info({ inboundEventId: event.id, channelExternalId: normalized.channelExternalId, reason: normalized.reason }, 'inbound item ignored');
+          continue;
+        }
+        const channel = owned.get(normalized.channelExternalId);
+        if (!channel) {
+          this.#logger.info({ inboundEventId: event.id, channelExternalId: normalized.channelExternalId }, 'inbound item for a channel this delivery was not verified for ignored');
+          continue;
+        }
+        if (normalized.kind === 'message' && !normalized.echo) {
+          const { externalId, type, text, media } = normalized.message;
+          const item = { eventId: event.id, input: { contact: normalized.contact, message: { externalId, type, text, ...(media ? { media } : {}) } } };
+          const previous = steps.at(-1);
+          if (previous?.kind === 'inbound' && previous.channel.id === channel.id) previous.items.push(item);
+          else steps.push({ kind: 'inbound', channel, items: [item] });
+        } else {
+          steps.push({ kind: 'other', channel, eventId: event.id, event: normalized });
         }
       }
-      await repository.markProcessed(event.id, errors.length ? errors.join('; ').slice(0, 2000) : null);
     }
+    const outcome = () => events.map((e) => ({ id: e.id, error: errors.has(e.id) ? (errors.get(e.id) ?? []).join('; ').slice(0, 2000) : null }));
+
+    let settled = false;
+    for (const [index, step] of steps.entries()) {
+      if (step.kind === 'other') {
+        try {
+          await this.#apply(step.event, step.channel);
+        } catch (error) {
+          if (!isDataError(error)) throw error;
+          fail(step.eventId, error);
+          this.#logger.warn({ err: error, inboundEventId: step.eventId, event: step.event.kind }, 'an inbound item could not be stored');
+        }
+        continue;
+      }
+      const last = index === steps.length - 1;
+      try {
+        await messaging.recordInboundBatch(
+          step.channel,
+          step.items.map((i) => i.input),
+          last ? { processed: outcome(), ...(completion ? { completeJob: completion } : {}) } : {},
+        );
+        settled = last;
+      } catch (error) {
+        if (!isDataError(error)) throw error;
+        // One item's bad data fails the whole run: again one by one, to store the rest.
+        for (const item of step.items) {
+          try {
+            await messaging.recordInbound(step.channel, item.input);
+          } catch (itemError) {
+            if (!isDataError(itemError)) throw itemError;
+            fail(item.eventId, itemError);
+            this.#logger.warn({ err: itemError, inboundEventId: item.eventId, event: 'message' }, 'an inbound item could not be stored');
+          }
+        }
+      }
+    }
+    if (!settled) await repository.markProcessed(outcome());
     this.#logger.debug({ deliveries: events.length, ...counts }, 'inbound events processed');
+    return { completedJob: settled && completion !== undefined };
   }
 
-  async #apply(event: NormalizedEvent, owned: ReadonlyMap<string, Channel>, inboundEventId: number): Promise<void> {
-    if (event.kind === 'ignored') {
-      this.#logger.info({ inboundEventId, channelExternalId: event.channelExternalId, reason: event.reason }, 'inbound item ignored');
-      return;
-    }
-    const channel = owned.get(event.channelExternalId);
-    if (!channel) {
-      this.#logger.info({ inboundEventId, channelExternalId: event.channelExternalId }, 'inbound item for a channel this delivery was not verified for ignored');
-      return;
-    }
+  /** From the secrets' cache (active channels, as fresh as the signature check), else the database. */
+  async #channel(kind: MetaKind, id: string): Promise<Channel | undefined> {
+    const cached = this.#adapters.has(kind) ? await this.secrets.channel(kind, id) : undefined;
+    return cached ?? (await this.#deps.channels.findById(id));
+  }
+
+  /** An echo, a delivery status or a watermark (customers' messages go in runs, above). */
+  async #apply(event: Exclude<NormalizedEvent, { kind: 'ignored' }>, channel: Channel): Promise<void> {
     const { messaging } = this.#deps;
     switch (event.kind) {
       case 'message': {
@@ -190,12 +276,31 @@ export class WebhooksService {
     }
   }
 
+  /**
+   * The raw events and their processing job (payload: their ids in order), committed as one
+   * statement. When a worker slot is free here, the job is inserted claimed and runs at once with
+   * the events in memory.
+   */
   async #store(events: NewInboundEvent[]): Promise<void> {
-    const { db, repository, queue } = this.#deps;
-    await db.transaction().execute(async (trx) => {
-      const ids = await repository.insertEvents(trx, events);
-      await queue.enqueue(processInboundJob, { eventIds: ids }, { db: trx });
-    });
+    const { repository, queue } = this.#deps;
+    const local = queue.reserve([{ definition: processInboundJob, n: 1 }]);
+    let stored: Awaited<ReturnType<typeof repository.insertEventsWith<ClaimedRow & { status: string }>>>;
+    try {
+      stored = await repository.insertEventsWith(
+        events,
+        (source) => queue.insertJobSql(processInboundJob, source, sql`jsonb_build_object('eventIds', jsonb_agg(id order by id))`, local),
+        local !== null,
+      );
+    } catch (error) {
+      queue.release(local);
+      throw error;
+    }
+    const hint: ProcessInboundHint | undefined = stored.events ?? undefined;
+    queue.runLocal(
+      local,
+      stored.rows.filter((r) => r.status === 'running'),
+      () => hint,
+    );
   }
 
   #adapter(kind: MetaKind): MetaChannelAdapter {
@@ -203,4 +308,15 @@ export class WebhooksService {
     if (!adapter) throw new AppError('NOT_FOUND', 'Unknown webhook');
     return adapter;
   }
+}
+
+/**
+ * A stored delivery's JSON. PostgreSQL text cannot hold U+0000, which JSON can carry (`\u0000`):
+ * it is dropped from every string, so a message carrying one is stored without it instead of
+ * failing with everything recorded alongside it. Meta's deliveries are signed and acknowledged
+ * already; refusing them is not an option.
+ */
+export function parseDelivery(body: string): unknown {
+  if (!mightCarryNul(body)) return JSON.parse(body);
+  return JSON.parse(body, (_key, value: unknown) => (typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value));
 }

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
@@ -74,7 +75,7 @@ describe.each(ENGINES)('Meta webhooks (%s)', (engine) => {
     it("answers hub.challenge as plain text for an active channel's verify token, 403 otherwise", async () => {
       const channel = await createMetaChannel(app, 'whatsapp', '555000111', { verifyToken: 'the-verify-token' });
       const messenger = await createMetaChannel(app, 'messenger', 'page-handshake', { verifyToken: 'messenger-token' });
-      const get = (kind: string, query: string) => app.server.inject({ method: 'GET', url: `/webhooks/${kind}?${query}` });
+      const get = (kind: string, query: string) => app.inject({ method: 'GET', url: `/webhooks/${kind}?${query}` });
 
       const ok = await get('whatsapp', 'hub.mode=subscribe&hub.verify_token=the-verify-token&hub.challenge=1158201444');
       expect(ok.statusCode).toBe(200);
@@ -174,6 +175,63 @@ describe.each(ENGINES)('Meta webhooks (%s)', (engine) => {
       const own = await postDelivery(app, 'whatsapp', whatsappDelivery('555000445', fixture('whatsapp-text.json')), { appSecret: 'second-app-secret' });
       expect(own.statusCode).toBe(200);
       expect(await countEvents()).toBe(before + 1);
+    });
+
+    it('answers deliveries before Fastify the way the documented route does: 200 text, errors as the API states them', async () => {
+      await createMetaChannel(app, 'whatsapp', '555000777');
+      const raw = JSON.stringify(whatsappDelivery('555000777', fixture('whatsapp-text.json')));
+      const headers = { 'content-type': 'application/json', 'x-hub-signature-256': signature(raw, SECRET) };
+      const cases = [
+        { what: 'signed', headers, body: raw },
+        { what: 'unsigned', headers: { 'content-type': 'application/json' }, body: raw },
+        { what: 'not JSON', headers: { ...headers, 'x-hub-signature-256': signature('{"x":', SECRET) }, body: '{"x":' },
+      ];
+      for (const c of cases) {
+        // app.inject goes through the app's HTTP handler (the fast path); app.server.inject reaches the Fastify route.
+        const fast = await app.inject({ method: 'POST', url: '/webhooks/whatsapp', headers: c.headers, payload: c.body });
+        const routed = await app.server.inject({ method: 'POST', url: '/webhooks/whatsapp', headers: c.headers, payload: c.body });
+        expect(fast.statusCode, c.what).toBe(routed.statusCode);
+        expect(fast.body, c.what).toBe(routed.body);
+        expect(fast.headers['content-type'], c.what).toBe(routed.headers['content-type']);
+        expect(fast.headers['x-content-type-options'], c.what).toBe('nosniff');
+      }
+      // Fastify logs every request it handles; the deliveries above never reached it.
+      const lines: { msg?: string; req?: { url?: string } }[] = [];
+      const logged = await createTestApp(engine, {
+        startJobs: false,
+        database: app.database,
+        logger: pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line) as (typeof lines)[number]) }),
+      });
+      try {
+        await logged.inject({ method: 'POST', url: '/webhooks/whatsapp', headers, payload: raw });
+        expect(lines.filter((l) => l.req?.url === '/webhooks/whatsapp')).toEqual([]);
+        await logged.server.inject({ method: 'POST', url: '/webhooks/whatsapp', headers, payload: raw });
+        expect(lines.filter((l) => l.req?.url === '/webhooks/whatsapp').map((l) => l.msg)).toContain('incoming request');
+      } finally {
+        await logged.close();
+      }
+      const unsigned = await app.inject({ method: 'POST', url: '/webhooks/whatsapp', headers: { 'content-type': 'application/json' }, payload: raw });
+      expect(unsigned.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Missing or invalid X-Hub-Signature-256' } });
+      expect((await app.inject({ method: 'POST', url: '/webhooks/whatsapp', headers, payload: raw })).body).toBe('EVENT_RECEIVED');
+    });
+
+    it('takes the URL with a query string or a trailing slash, leaves other methods and paths to the app, refuses a body over 3 MB', async () => {
+      await createMetaChannel(app, 'messenger', 'page-fast-path');
+      const before = await countEvents();
+      for (const url of ['/webhooks/messenger?x=1', '/webhooks/messenger/']) {
+        const raw = JSON.stringify(messagingDelivery('messenger', 'page-fast-path'));
+        const response = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature(raw, SECRET) }, payload: raw });
+        expect(response.statusCode, url).toBe(200);
+      }
+      expect(await countEvents()).toBe(before + 2);
+      // GET is the handshake (Fastify's route): 403 without a verify token, not the fast path's 401.
+      expect((await app.inject({ method: 'GET', url: '/webhooks/messenger' })).statusCode).toBe(403);
+      expect((await app.inject({ method: 'POST', url: '/webhooks/telegram', payload: '{}', headers: { 'content-type': 'application/json' } })).statusCode).toBe(404);
+      const huge = `{"object":"page","pad":"${'x'.repeat(3 * 1024 * 1024)}"}`;
+      const tooLarge = await app.inject({ method: 'POST', url: '/webhooks/messenger', headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature(huge, SECRET) }, payload: huge });
+      expect(tooLarge.statusCode).toBe(413);
+      expect(tooLarge.json()).toEqual({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' } });
+      expect(await countEvents()).toBe(before + 2);
     });
 
     it('accepts a channel created a moment ago, without waiting for the secrets cache', async () => {
@@ -510,5 +568,28 @@ describe.each(ENGINES)('Meta webhooks (%s)', (engine) => {
     expect(messages[2]!.content).toHaveLength(20_000);
     const [event] = await eventsOf(channel.id);
     expect(event).toMatchObject({ error: null });
+  });
+
+  it('stores a message carrying U+0000 without it, and the rest of the delivery with it', async () => {
+    const channel = await createMetaChannel(app, 'whatsapp', 'nul-1');
+    const delivery = whatsappDelivery('nul-1', {
+      contacts: [{ wa_id: '4915550001', profile: { name: 'Nu\u0000ll' } }],
+      messages: [
+        { from: '4915550001', id: 'nul-text', type: 'text', text: { body: 'before\u0000after' }, timestamp: '1700000000' },
+        { from: '4915550001', id: 'nul-plain', type: 'text', text: { body: 'plain' }, timestamp: '1700000001' },
+      ],
+    });
+    expect((await postDelivery(app, 'whatsapp', delivery)).statusCode).toBe(200);
+    await settle();
+    const messages = byExternalId(await messagesOf(channel.id));
+    expect(messages.map((m) => [m.externalMessageId, m.content])).toEqual([
+      ['nul-plain', 'plain'],
+      ['nul-text', 'beforeafter'],
+    ]);
+    const contact = await db().selectFrom('contacts').select('name').where('channelId', '=', channel.id).executeTakeFirstOrThrow();
+    expect(contact.name).toBe('Null');
+    const [event] = await eventsOf(channel.id);
+    expect(event).toMatchObject({ error: null });
+    expect(event!.processedAt).not.toBeNull();
   });
 });

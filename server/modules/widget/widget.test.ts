@@ -23,7 +23,7 @@ describe.each(ENGINES)('website chat widget API (%s)', (engine) => {
   /** Each test its own IP, so the per-IP limit of one does not spill into another. */
   function visitorClient(ip = `10.0.${Math.floor(nextIp / 250)}.${nextIp++ % 250}`) {
     return (method: InjectOptions['method'], url: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
-      app.server.inject({
+      app.inject({
         method,
         url,
         remoteAddress: ip,
@@ -201,7 +201,7 @@ describe.each(ENGINES)('website chat widget API (%s)', (engine) => {
   });
 
   it("ensures Parley's demo client and widget once, and serves its id to the marketing pages", async () => {
-    expect((await app.server.inject({ method: 'GET', url: '/api/v1/public/demo-widget' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/public/demo-widget' })).statusCode).toBe(404);
     const ids = await Promise.all([app.services.widget.ensureDemoWidget('Parley'), app.services.widget.ensureDemoWidget('Parley')]);
     expect(ids[0]).toBeTruthy();
     expect(ids[1]).toBe(ids[0]);
@@ -209,14 +209,14 @@ describe.each(ENGINES)('website chat widget API (%s)', (engine) => {
     const clients = await app.database.db.selectFrom('clients').select('id').where('companyName', '=', 'Parley').execute();
     expect(clients).toHaveLength(1);
 
-    const demo = await app.server.inject({ method: 'GET', url: '/api/v1/public/demo-widget' });
+    const demo = await app.inject({ method: 'GET', url: '/api/v1/public/demo-widget' });
     expect(demo.json()).toEqual({ widgetId: ids[0] });
     expect((await visitorClient()('GET', `/api/v1/widget/${ids[0]}`)).json()).toMatchObject({ name: 'Parley' });
 
     // An administrator who disables it is not overruled at the next start.
     await app.database.db.updateTable('channels').set({ status: 'disabled' }).where('externalId', '=', ids[0]!).execute();
     expect(await app.services.widget.ensureDemoWidget('Parley')).toBeNull();
-    expect((await app.server.inject({ method: 'GET', url: '/api/v1/public/demo-widget' })).statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/v1/public/demo-widget' })).statusCode).toBe(404);
   });
 
   it('serves widget.js so that other sites may load it, and revalidated within minutes', async () => {

@@ -60,6 +60,13 @@ export interface OutboundText {
   createdAt: Date;
 }
 
+export interface TypingInput {
+  /** The contact's id on the platform. */
+  to: string;
+  /** The customer's message being answered (WhatsApp needs it). */
+  replyToExternalId: string | null;
+}
+
 /** A failed send; `retryable` decides between backoff and failing the message at once. */
 export class SendError extends Error {
   constructor(
@@ -81,6 +88,11 @@ export interface ChannelAdapter {
   readonly kind: ChannelKind;
   /** Sends a text; resolves with the platform's message id (null when it gives none). */
   sendText(channel: ChannelWithSecrets, message: OutboundText, signal: AbortSignal): Promise<{ externalMessageId: string | null }>;
+  /**
+   * Shows "typing…" to the contact, where the platform has it (WhatsApp: marks the customer's
+   * message read with a typing indicator; Messenger and Instagram: `sender_action: typing_on`).
+   */
+  sendTyping?(channel: ChannelWithSecrets, input: TypingInput, signal: AbortSignal): Promise<void>;
   /** Checks the stored credentials against the platform. */
   testCredentials(channel: ChannelWithSecrets, signal: AbortSignal): Promise<{ ok: boolean; message: string }>;
 }

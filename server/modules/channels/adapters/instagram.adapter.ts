@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { MetaChannelAdapter, NormalizedEvent } from './channel-adapter';
-import { parseMessagingDelivery, messagingChannelIds, type MessagingPlatform, sendThroughSendApi } from './messenger.adapter';
+import { parseMessagingDelivery, messagingChannelIds, type MessagingPlatform, sendThroughSendApi, sendTypingOn } from './messenger.adapter';
 import { accessToken, credentialsFailure, type GraphApiConfig, graphRequest } from './meta';
 
 const changeSchema = z.object({ field: z.string() }).loose();
@@ -44,6 +44,7 @@ export function createInstagramAdapter(graph: GraphApiConfig): MetaChannelAdapte
     // Instagram's Send API documents no `metadata` (and its echoes carry none back): echoes of our
     // sends are matched by the message id of the send's answer, or by text while in flight.
     sendText: (channel, message, signal) => sendThroughSendApi(graph, 'me/messages', channel, message, { metadata: false }, signal),
+    sendTyping: (channel, input, signal) => sendTypingOn(graph, 'me/messages', channel, input.to, signal),
 
     async testCredentials(channel, signal) {
       try {

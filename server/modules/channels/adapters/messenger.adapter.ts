@@ -264,6 +264,11 @@ export async function sendThroughSendApi(
   return { externalMessageId: parsed.data.message_id };
 }
 
+/** Send API sender action: the typing bubble (Messenger and Instagram). */
+export async function sendTypingOn(graph: GraphApiConfig, path: string, channel: ChannelWithSecrets, to: string, signal: AbortSignal): Promise<void> {
+  await graphRequest(graph, { method: 'POST', path, accessToken: accessToken(channel), body: { recipient: { id: to }, sender_action: 'typing_on' }, signal });
+}
+
 export function createMessengerAdapter(graph: GraphApiConfig): MetaChannelAdapter {
   return {
     kind: 'messenger',
@@ -273,6 +278,8 @@ export function createMessengerAdapter(graph: GraphApiConfig): MetaChannelAdapte
 
     sendText: (channel, message, signal) =>
       sendThroughSendApi(graph, `${encodeURIComponent(channel.externalId ?? '')}/messages`, channel, message, { metadata: true }, signal),
+
+    sendTyping: (channel, input, signal) => sendTypingOn(graph, `${encodeURIComponent(channel.externalId ?? '')}/messages`, channel, input.to, signal),
 
     async testCredentials(channel, signal) {
       try {

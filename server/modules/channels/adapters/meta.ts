@@ -7,6 +7,7 @@
  * https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes
  */
 import { z } from 'zod';
+import { type HttpResponse, HttpRequestError, httpRequest } from '../../../lib/http-client';
 import type { MessageType } from '../../../db/schema';
 import { type ChannelWithSecrets, SendError } from './channel-adapter';
 
@@ -99,11 +100,9 @@ export function classifyGraphError(status: number, body: unknown, retryAfter: st
 export async function graphRequest(config: GraphApiConfig, request: GraphRequest): Promise<unknown> {
   const url = new URL(`${config.baseUrl}/${config.version}/${request.path}`);
   for (const [k, v] of Object.entries(request.query ?? {})) url.searchParams.set(k, v);
-  const timeout = AbortSignal.timeout(config.timeoutMs);
-  const signal = AbortSignal.any([request.signal, timeout]);
-  let response: Response;
+  let response: HttpResponse;
   try {
-    response = await fetch(url, {
+    response = await httpRequest(url, {
       method: request.method,
       headers: {
         authorization: `Bearer ${request.accessToken}`,
@@ -111,35 +110,28 @@ export async function graphRequest(config: GraphApiConfig, request: GraphRequest
         ...(request.body !== undefined ? { 'content-type': 'application/json' } : {}),
       },
       ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-      signal,
+      signal: request.signal,
+      timeoutMs: config.timeoutMs,
     });
   } catch (error) {
-    if (timeout.aborted) {
+    if (!(error instanceof HttpRequestError)) throw error;
+    if (error.kind === 'timeout') {
       throw new SendError(`The Graph API did not answer within ${config.timeoutMs} ms`, { retryable: true, code: 'timeout', cause: error });
     }
-    if (request.signal.aborted) throw error; // the job itself gave up; let the queue see why
-    throw new SendError(`Could not reach the Graph API: ${networkReason(error)}`, { retryable: true, code: 'network', cause: error });
-  }
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    const code = timeout.aborted ? 'timeout' : 'network';
-    throw new SendError(`The Graph API answer was cut off (${code})`, { retryable: true, code, cause: error });
+    if (error.kind === 'aborted') throw error; // the job itself gave up; let the queue see why
+    throw new SendError(`Could not reach the Graph API: ${error.reason}`, { retryable: true, code: 'network', cause: error });
   }
   let body: unknown = null;
   try {
-    body = text === '' ? null : JSON.parse(text);
+    body = response.text === '' ? null : JSON.parse(response.text);
   } catch {
     body = null;
   }
-  if (!response.ok) throw classifyGraphError(response.status, body, response.headers.get('retry-after'));
+  if (response.status < 200 || response.status >= 300) {
+    const retryAfter = response.headers['retry-after'];
+    throw classifyGraphError(response.status, body, typeof retryAfter === 'string' ? retryAfter : null);
+  }
   return body;
-}
-
-function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } } | null)?.cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** A 2xx answer that does not look like what Meta documents: sent, but we cannot tell its id. */

@@ -286,6 +286,18 @@ export function createWhatsAppAdapter(graph: GraphApiConfig): MetaChannelAdapter
       return { externalMessageId: parsed.data.messages[0]!.id };
     },
 
+    // Cloud API: marking the customer's message read can carry a typing indicator (shown up to 25 s or until we reply).
+    async sendTyping(channel, input, signal) {
+      if (!input.replyToExternalId) return;
+      await graphRequest(graph, {
+        method: 'POST',
+        path: `${encodeURIComponent(channel.externalId ?? '')}/messages`,
+        accessToken: accessToken(channel),
+        body: { messaging_product: 'whatsapp', status: 'read', message_id: input.replyToExternalId, typing_indicator: { type: 'text' } },
+        signal,
+      });
+    },
+
     async testCredentials(channel: ChannelWithSecrets, signal: AbortSignal) {
       try {
         const answer = phoneAnswer.safeParse(
