@@ -2,6 +2,7 @@
  * Composition root: builds every repository and service with only what it uses, registers the
  * routes and the job handlers. Nothing else constructs services.
  */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -25,6 +26,14 @@ import { OutboundService } from './modules/channels/outbound.service';
 import { sendMessageJob } from './modules/channels/send-message.job';
 import { ConversationsRepository } from './modules/conversations/conversations.repository';
 import { MessagingService } from './modules/conversations/messaging.service';
+import { AgentPolicy } from './modules/agents/agents.policy';
+import { agentsRoutes } from './modules/agents/agents.routes';
+import { AgentsService } from './modules/agents/agents.service';
+import { embeddedTrainer } from './modules/agents/embedded-trainer';
+import { annotateInbound } from './modules/agents/intelligence';
+import { engineRegistry } from './modules/agents/engine-registry';
+import { EmbeddedEngine } from './modules/agents/engines/embedded/embedded-engine';
+import { trainAgentJob } from './modules/agents/train-agent.job';
 import { RealtimeHub } from './modules/realtime/realtime.hub';
 import { createRealtimeLoaders } from './modules/realtime/realtime.loaders';
 import { realtimeRoutes } from './modules/realtime/realtime.routes';
@@ -33,8 +42,9 @@ import { demoWidgetRoutes, widgetRoutes } from './modules/widget/widget.routes';
 import { WidgetService } from './modules/widget/widget.service';
 import { processInboundJob } from './modules/webhooks/process-inbound.job';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
+import { createWebhookFastPath, type WebhookFastPath } from './modules/webhooks/webhooks.http';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
-import { WebhooksService } from './modules/webhooks/webhooks.service';
+import { type ProcessInboundHint, WebhooksService } from './modules/webhooks/webhooks.service';
 import { clientsRoutes } from './modules/clients/clients.routes';
 import { ClientsService } from './modules/clients/clients.service';
 import { channelsRoutes } from './modules/channels/channels.routes';
@@ -60,10 +70,12 @@ import type { Database } from './db/database';
 import { accessPlugin, type RegisteredRoute } from './http/access';
 import { csrfPlugin } from './http/csrf';
 import { registerErrorHandler } from './http/error-handler';
+import { registerJsonBodyParser } from './http/json-body';
 import { registerWebApp } from './http/web-app';
+import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
 import { type Clock, systemClock } from './lib/clock';
-import { loggerOptions } from './lib/logger';
+import { lazyChildLogger, loggerOptions } from './lib/logger';
 import { AuthService } from './modules/auth/auth.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
@@ -124,10 +136,17 @@ export interface ParleyServices {
   channelsService: ChannelsService;
   conversationsService: ConversationsService;
   chats: ChatsService;
+  agents: AgentsService;
+  agentPolicy: AgentPolicy;
 }
 
 export interface ParleyApp {
   server: FastifyInstance;
+  /**
+   * What the HTTP server runs for every request: Meta's webhook deliveries first
+   * (webhooks.http.ts), everything else Fastify. Tests inject through it.
+   */
+  handle: (request: IncomingMessage, response: ServerResponse) => void;
   queue: JobQueue;
   logger: Logger;
   routes: RegisteredRoute[];
@@ -157,8 +176,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const secureCookies = config.publicUrl.startsWith('https://');
 
   const secret = config.authSecret ?? (await getOrCreateSecret(db, 'auth_secret'));
-  const queue = new JobQueue(database, { logger, concurrency: config.jobConcurrency });
-  const events = new EventBus(database, logger);
+  // A burst of webhook deliveries keeps the CPU for accepting them; jobs wait until it has passed.
+  const queue: JobQueue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: (): boolean => webhooks.underPressure() });
+  const events = new EventBus(database, logger, { jobChannel: queue.channel });
   const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
 
   // Repositories
@@ -186,9 +206,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const users = new UsersService({ db, users: usersRepository, securityEvents, logger });
 
   const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
-  const notifications = new NotificationsService({ db });
+  const notifications = new NotificationsService({ db, events });
 
-  const messaging = new MessagingService({ db, events, queue, clock });
+  const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound });
   const channelDeliveries = new ChannelDeliveriesRepository(db);
   const adapters = new Map<ChannelKind, ChannelAdapter>([
     ['webchat', webchatAdapter],
@@ -200,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const visitorTokens = new VisitorTokens(secret);
   const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
-  const webhooks = new WebhooksService({
+  const webhooks: WebhooksService = new WebhooksService({
     db,
     queue,
     channels: channelsRepository,
@@ -212,11 +232,35 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     groupCommit: { maxInFlight: database.engine === 'pglite' ? 1 : 2 },
   });
   const clients = new ClientsService({ db });
-  const channelsService = new ChannelsService({ db, channels: channelsRepository, adapters, publicUrl: config.publicUrl });
+  const channelsService = new ChannelsService({
+    db,
+    channels: channelsRepository,
+    adapters,
+    publicUrl: config.publicUrl,
+    // A disabled channel's deliveries stop being accepted here at once (other instances: within seconds).
+    onChange: () => webhooks.secrets.invalidate(),
+  });
   const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, events, clock });
   const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
   const presence = new PresenceTracker({ db, clock, logger });
   const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsRepository, clock), ...chats.realtimeLoaders() }, logger);
+
+  const agents = new AgentsService({ db, queue, clock, secretBox, trainer: embeddedTrainer });
+  const embeddedEngine = new EmbeddedEngine();
+  const agentPolicy = new AgentPolicy({
+    db,
+    events,
+    queue,
+    clock,
+    logger,
+    agents,
+    messaging,
+    notifications,
+    emails,
+    ...engineRegistry({ embedded: embeddedEngine, logger, timeoutMs: config.llmTimeoutMs }),
+    publicUrl: config.publicUrl,
+    typing: (input) => outbound.sendTyping(input),
+  });
 
   const services: ParleyServices = {
     auth: authService,
@@ -237,18 +281,45 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     channelsService,
     conversationsService,
     chats,
+    agents,
+    agentPolicy,
   };
 
   // Jobs
   queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
   queue.register(sendMessageJob, ({ messageId }, ctx) => outbound.deliver(messageId, ctx));
-  queue.register(processInboundJob, ({ eventIds }) => webhooks.process(eventIds));
+  queue.register(processInboundJob, async ({ eventIds }, ctx) => {
+    if ((await webhooks.process(eventIds, ctx.completion, hintOf<ProcessInboundHint>(ctx))).completedJob) ctx.completedInline();
+  });
+  queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
+  agentPolicy.register();
 
   // HTTP
   // Typed as Fastify's logger so the instance type matches what plugins expect.
   const fastifyLogger: FastifyBaseLogger = logger;
+  // Meta's deliveries are answered before Fastify (webhooks.http.ts); the server Fastify listens
+  // with is made here so that they are, with the settings Fastify gives its own servers.
+  let fastifyHandler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+  // Set once the routes are ready: until then every request goes to Fastify.
+  const early: { fastPath?: WebhookFastPath } = {};
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
+    if (early.fastPath?.(request, response)) return;
+    fastifyHandler?.(request, response);
+  };
   const server = Fastify({
+    serverFactory: (handler, factoryOptions) => {
+      fastifyHandler = handler;
+      // Fastify's own server settings (lib/server.js), which a factory's server does not get otherwise.
+      const o = factoryOptions as { http?: http.ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
+      const created = http.createServer(o.http ?? {}, handle);
+      created.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
+      created.requestTimeout = o.requestTimeout ?? 0;
+      created.setTimeout(o.connectionTimeout ?? 0);
+      if ((o.maxRequestsPerSocket ?? 0) > 0) created.maxRequestsPerSocket = o.maxRequestsPerSocket ?? 0;
+      return created;
+    },
     loggerInstance: fastifyLogger,
+    childLoggerFactory: (parent, bindings, options) => lazyChildLogger(parent, bindings, options),
     trustProxy: config.trustProxy,
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
@@ -256,6 +327,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(server);
+  registerJsonBodyParser(server);
 
   const routes: RegisteredRoute[] = [];
   await server.register(fastifyCookie);
@@ -317,16 +389,19 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(demoWidgetRoutes, { widgetService: widget });
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
+  await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
   await server.register(controlRoutes, { services });
   await registerWebApp(server, { distDir: config.webDistDir });
 
   await server.ready();
+  early.fastPath = createWebhookFastPath(webhooks, logger);
   await realtime.start(events);
   // JOB_CONCURRENCY=0: a web-only instance; workers elsewhere on the database run the jobs.
   if (options.startJobs !== false && config.jobConcurrency > 0) await queue.start();
 
   return {
     server,
+    handle,
     queue,
     logger,
     routes,

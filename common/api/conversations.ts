@@ -77,6 +77,10 @@ export const conversationView = z.object({
   windowClosesAt: isoDate.nullable(),
   /** First response time in seconds (first reply after the first customer message), null until then. */
   responseTimeSeconds: z.number().nullable(),
+  /** Average time from a customer's first unanswered message to the reply, in seconds; null until a reply. */
+  averageResponseSeconds: z.number().nullable(),
+  /** The customer's mood over the conversation (from the messages' sentiment); null before any message. */
+  sentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });
@@ -113,6 +117,17 @@ export const messageView = z.object({
   priority,
   aiSummary: z.string().nullable(),
   aiConfidence: z.number().nullable(),
+  /** AI messages: the engine, what the policy decided (answer, handoff, fallback, away, greeting) and the knowledge it used. */
+  ai: z
+    .object({
+      engine: z.string(),
+      decision: z.enum(['answer', 'handoff', 'fallback', 'away', 'greeting']),
+      sources: z.array(z.object({ kind: z.enum(['faq', 'article']), id: z.string(), title: z.string(), link: z.string().nullable().optional() })),
+      latencyMs: z.number(),
+    })
+    .nullable(),
+  /** Customer messages: sentiment. */
+  sentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
   read: z.boolean(),
   /** Seconds from this customer message to the next reply in its conversation; null if none yet. */
   responseTimeSeconds: z.number().nullable(),

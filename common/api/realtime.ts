@@ -9,6 +9,7 @@
  *                            client's only)
  *   "conversation:<id>"      one conversation's messages and changes (404 if not visible)
  *   "chats"                  the user's internal chat threads and messages
+ *   "notifications"          the user's own in-app notifications (the bell): notification.created
  *   "widget"                 the visitor's own conversation (visitor connections only)
  * A subscription that is not allowed answers `{type:"error", code:"NOT_FOUND"}` and receives nothing.
  */
@@ -17,6 +18,7 @@ import { z } from 'zod';
 export const realtimeTopic = z.union([
   z.literal('inbox'),
   z.literal('chats'),
+  z.literal('notifications'),
   z.literal('widget'),
   z.string().regex(/^conversation:[0-9a-f-]{36}$/u),
 ]);
@@ -35,6 +37,7 @@ export const realtimeEventName = z.enum([
   'message.updated',
   'chat.message.created',
   'chat.thread.updated',
+  'notification.created',
 ]);
 export type RealtimeEventName = z.infer<typeof realtimeEventName>;
 

@@ -4,6 +4,7 @@
  * a server holds the embedded database, inside that server (modules/system/control.routes.ts).
  */
 import { z } from 'zod';
+import { engineKind, updateAgentFields } from '../../common/api/agents';
 import { createChannelInput, createClientInput } from '../../common/api/channels';
 import { ROLES } from '../../common/roles';
 import { emailSchema, nameSchema, newPasswordSchema } from '../../common/validation/auth';
@@ -17,6 +18,25 @@ export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   flags: S;
   run(services: ParleyServices, flags: z.output<S>): Promise<unknown>;
 }
+
+/** `--file F`: the CLI reads the file where it runs and sends its text as `fileContent`. */
+export async function readFileFlags(flags: Record<string, unknown>): Promise<Record<string, unknown>> {
+  if (typeof flags.file !== 'string') return flags;
+  const { readFile } = await import('node:fs/promises');
+  try {
+    return { ...flags, fileContent: await readFile(flags.file, 'utf8') };
+  } catch (error) {
+    throw new CommandError(`--file: cannot read ${flags.file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+function knowledgeFormatOf(file: string, content: string): 'csv' | 'json' {
+  if (/\.json$/iu.test(file)) return 'json';
+  if (/\.csv$/iu.test(file)) return 'csv';
+  return /^\s*\[/u.test(content) ? 'json' : 'csv';
+}
+
+const onOff = z.enum(['on', 'off'], { error: 'Use on or off' }).transform((v) => v === 'on');
 
 function defineCommand<S extends z.ZodType>(command: CommandDefinition<S>): CommandDefinition<S> {
   return command;
@@ -90,6 +110,61 @@ export const commands = [
     async run(services, flags) {
       const { client, ...channel } = flags;
       return services.channelsService.createChannel({ ...channel, clientId: client });
+    },
+  }),
+  defineCommand({
+    name: 'kb:import',
+    summary: "Replace a client's FAQ with a CSV (question,answer[,link]) or JSON file; trains the agent and prints the entry count and when training finished",
+    usage: 'kb:import --client CLIENT_ID --file F',
+    flags: z.object({
+      client: clientFlag,
+      file: z.string().min(1),
+      fileContent: z.string({ error: 'Required' }),
+    }),
+    async run(services, flags) {
+      const format = knowledgeFormatOf(flags.file, flags.fileContent);
+      const result = await services.agents.importKnowledge(flags.client, { format, content: flags.fileContent, mode: 'replace' });
+      // Trained here and now (a queued training job for this version then finds it live).
+      await services.agents.train(flags.client, result.version);
+      const training = await services.agents.training(flags.client);
+      if (training.status === 'failed') throw new CommandError(`Training failed: ${training.error ?? 'unknown error'}`);
+      return { entries: result.entries, questions: result.questions, version: result.version, trainedAt: training.liveAt, accuracy: training.metrics?.accuracy ?? null };
+    },
+  }),
+  defineCommand({
+    name: 'agents:configure',
+    summary: "Configure a client's AI agent and switch it on",
+    usage: 'agents:configure --client CLIENT_ID [--threshold 0.7|0.8|0.9] [--delay SECONDS] [--escalation on|off] [--engine embedded|openai|anthropic|openai-compatible] [--model M] [--base-url U] [--api-key K] [--enabled on|off]',
+    flags: z.object({
+      client: clientFlag,
+      threshold: z
+        .enum(['0.7', '0.8', '0.9'], { error: 'Use 0.7, 0.8 or 0.9' })
+        .transform((v) => Number(v) as 0.7 | 0.8 | 0.9)
+        .optional(),
+      delay: z.coerce
+        .number({ error: 'Response delay must be a whole number of seconds' })
+        .pipe(updateAgentFields.shape.responseDelaySeconds)
+        .optional(),
+      escalation: onOff.optional(),
+      engine: engineKind.optional(),
+      model: z.string().min(1).optional(),
+      baseUrl: z.url({ error: 'Enter an http(s) URL' }).optional(),
+      apiKey: z.string().min(1).optional(),
+      enabled: onOff.optional(),
+    }),
+    async run(services, flags) {
+      const agent = await services.agents.updateAgent(flags.client, {
+        enabled: flags.enabled ?? true,
+        ...(flags.threshold === undefined ? {} : { confidenceThreshold: flags.threshold }),
+        ...(flags.delay === undefined ? {} : { responseDelaySeconds: flags.delay }),
+        ...(flags.escalation === undefined ? {} : { escalationEnabled: flags.escalation }),
+        ...(flags.engine === undefined ? {} : { engine: flags.engine }),
+        ...(flags.model === undefined ? {} : { llmModel: flags.model }),
+        ...(flags.baseUrl === undefined ? {} : { llmBaseUrl: flags.baseUrl }),
+        ...(flags.apiKey === undefined ? {} : { llmApiKey: flags.apiKey }),
+      });
+      const { clientId, name, enabled, confidenceThreshold, escalationEnabled, responseDelaySeconds, engine, llmModel, hasLlmApiKey } = agent;
+      return { clientId, name, enabled, confidenceThreshold, escalationEnabled, responseDelaySeconds, engine, llmModel, hasLlmApiKey };
     },
   }),
   defineCommand({

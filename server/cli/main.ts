@@ -10,7 +10,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { acquireDataDirLock, DataDirInUseError, readLock } from '../db/data-dir-lock';
 import { AppError } from '../lib/errors';
-import { checkCommand, commands, CommandError, parseFlags, runCommand } from './commands';
+import { checkCommand, commands, CommandError, parseFlags, readFileFlags, runCommand } from './commands';
 
 function usage(): string {
   return `Usage: npm run parley -- <command> [--flags]\n\nCommands:\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
@@ -77,7 +77,7 @@ async function main(): Promise<number> {
     console.error(usage());
     return 2;
   }
-  const flags = parseFlags(rest);
+  const flags = await readFileFlags(parseFlags(rest));
   // Refuse bad input before touching the database (or the server).
   checkCommand(command, flags);
   const config = loadConfig();

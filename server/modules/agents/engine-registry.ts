@@ -1,0 +1,53 @@
+/**
+ * Which engine answers for an agent's configuration, and which LLM writes its conversations'
+ * summaries. One engine per distinct configuration, reused across replies (provider clients are
+ * built once). Keys include a digest of the API key, never the key itself.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { AgentConfig } from './agents.service';
+import type { AnswerEngine } from './engines/answer-engine';
+import { createAnswerEngine, DEFAULT_LLM_TIMEOUT_MS } from './engines/create-engine';
+import { LlmEngine } from './engines/llm/llm-engine';
+import type { ConversationSummarizer } from './engines/llm/summary';
+
+const MAX_ENGINES = 64;
+
+export interface EngineRegistryDeps {
+  embedded: AnswerEngine;
+  logger: Logger;
+  /** Each LLM call (an answer, a summary) must finish within this (default DEFAULT_LLM_TIMEOUT_MS). */
+  timeoutMs?: number;
+}
+
+export interface EngineRegistry {
+  /** The engine that answers for this configuration: the embedded one, or an LLM that falls back to it. */
+  engineFor: (config: AgentConfig) => AnswerEngine;
+  /** The LLM that summarises conversations, or null when the embedded engine answers (the summary is extractive then). */
+  summarizerFor: (config: AgentConfig) => ConversationSummarizer | null;
+}
+
+export function engineRegistry(deps: EngineRegistryDeps): EngineRegistry {
+  const engines = new Map<string, AnswerEngine>();
+  const timeoutMs = deps.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS;
+  const engineFor = (config: AgentConfig): AnswerEngine => {
+    if (config.engine === 'embedded') return deps.embedded;
+    const keyDigest = config.llmApiKey ? createHash('sha256').update(config.llmApiKey).digest('base64url').slice(0, 16) : '';
+    const key = [config.engine, config.llmModel ?? '', config.llmBaseUrl ?? '', keyDigest].join('\u0000');
+    let engine = engines.get(key);
+    if (!engine) {
+      engine = createAnswerEngine({ engine: config.engine, model: config.llmModel, apiKey: config.llmApiKey, baseUrl: config.llmBaseUrl, timeoutMs }, deps);
+      engines.set(key, engine);
+      if (engines.size > MAX_ENGINES) engines.delete(engines.keys().next().value as string);
+    }
+    return engine;
+  };
+  return {
+    engineFor,
+    // An unusable LLM configuration gives the embedded engine, so no summarizer either.
+    summarizerFor: (config) => {
+      const engine = engineFor(config);
+      return engine instanceof LlmEngine ? engine : null;
+    },
+  };
+}

@@ -1,0 +1,517 @@
+/**
+ * The embedded answer model: a knowledge base's FAQ entries (several example questions → one
+ * answer) become a linear classifier over TF-IDF word and character n-grams — a multinomial
+ * logistic regression when entries have few example questions, one-vs-rest linear SVMs when they
+ * have many — plus a calibrator fitted on held-out predictions so that `confidence` is the
+ * probability of being right. Trains in-process, no network, no native code; serialises to plain JSON (typed arrays as
+ * little-endian base64) and loads back to identical predictions.
+ */
+import { z } from 'zod';
+import type { KnowledgeEntry } from '../answer-engine';
+import { type CalibrationSample, type Calibrator, confidenceOf, expectedCalibrationError, fitCalibrator, logOddsOf } from './calibration';
+import { createRandom, type Random, shuffle } from './random';
+import { type LinearModel, linearScores, softmaxInPlace } from './linear';
+import { trainSoftmax } from './softmax';
+import { trainSvm } from './svm';
+import { extractFeatures, type FeatureCounts, hashStrings, tokenize } from './text';
+import { type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
+
+export type ClassifierKind = 'softmax' | 'svm';
+
+export type FeatureOptions = Omit<VectorizerOptions, 'idfPower'>;
+
+export interface EmbeddedTrainOptions {
+  seed: number;
+  /** Text features and their weighting; the idf's power is the classifier's (`idfPower`, `svm.idfPower`). */
+  features: FeatureOptions;
+  /**
+   * The linear classifier: multinomial logistic regression ('softmax'), one-vs-rest squared-hinge
+   * SVMs ('svm'), or 'auto': the SVMs when the entries have at least `svmFromQuestionsPerEntry`
+   * example questions on average, else the softmax (better with few examples per entry).
+   */
+  classifier: 'auto' | ClassifierKind;
+  svmFromQuestionsPerEntry: number;
+  /** Softmax: SGD epochs, L2 strength per example, initial step. */
+  epochs: number;
+  lambda: number;
+  learningRate: number;
+  /** Softmax: warm start from the class centroids times this (0 = cold start). */
+  centroidInit: number;
+  /** Softmax: the vectorizer's idf power (see VectorizerOptions). */
+  idfPower: number;
+  svm: {
+    /** C of each one-vs-rest SVM, per (class-balanced) example. */
+    cost: number;
+    /** Passes of dual coordinate descent. */
+    epochs: number;
+    /** The SVM scores times this go through a softmax for the calibrator's log-odds input. */
+    scale: number;
+    /** The vectorizer's idf power for the SVMs (a damped idf). */
+    idfPower: number;
+  };
+  /** Weight examples so every entry counts the same, however many questions it has. */
+  classBalanced: boolean;
+  /** Extra training copies of each question (3+ words) with one word dropped. */
+  augmentCopies: number;
+  calibration: {
+    /** Cross-validation folds for knowledge bases up to `holdoutAbove` questions. */
+    folds: number;
+    /** Above this many questions one stratified hold-out split replaces cross-validation (time). */
+    holdoutAbove: number;
+    holdoutFraction: number;
+    /** Prior for the calibrator's weights [log-odds, similarity, bias] and its strength in samples. */
+    prior: [number, number, number];
+    priorStrength: number;
+    /**
+     * Total weight of the out-of-scope samples (questions of entries left out of a fold), as a
+     * share of the in-scope held-out questions, capped at `outOfScopeCap` samples: they teach a
+     * small knowledge base's calibrator that far-from-everything questions are wrong, and wash
+     * out where thousands of in-scope questions speak for themselves.
+     */
+    outOfScopeWeight: number;
+    outOfScopeCap: number;
+  };
+}
+
+export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
+  seed: 1,
+  features: { wordNgrams: [1, 2], charNgrams: [2, 5], minDf: 1, charWeight: 1 },
+  classifier: 'auto',
+  svmFromQuestionsPerEntry: 20,
+  epochs: 12,
+  lambda: 1e-5,
+  learningRate: 1,
+  centroidInit: 0,
+  idfPower: 1,
+  svm: { cost: 2, epochs: 10, scale: 10, idfPower: 0.5 },
+  classBalanced: true,
+  augmentCopies: 0,
+  calibration: { folds: 5, holdoutAbove: 3000, holdoutFraction: 0.2, prior: [1.1, 1, 1.5], priorStrength: 2, outOfScopeWeight: 0.2, outOfScopeCap: 20 },
+};
+
+export type EmbeddedTrainOverrides = Partial<Omit<EmbeddedTrainOptions, 'features' | 'svm' | 'calibration'>> & {
+  features?: Partial<FeatureOptions>;
+  svm?: Partial<EmbeddedTrainOptions['svm']>;
+  calibration?: Partial<EmbeddedTrainOptions['calibration']>;
+};
+
+export function resolveTrainOptions(overrides: EmbeddedTrainOverrides = {}): EmbeddedTrainOptions {
+  return {
+    ...DEFAULT_TRAIN_OPTIONS,
+    ...overrides,
+    features: { ...DEFAULT_TRAIN_OPTIONS.features, ...overrides.features },
+    svm: { ...DEFAULT_TRAIN_OPTIONS.svm, ...overrides.svm },
+    calibration: { ...DEFAULT_TRAIN_OPTIONS.calibration, ...overrides.calibration },
+  };
+}
+
+export interface EmbeddedPrediction {
+  entryId: string;
+  /** Calibrated probability that `entryId` is the right entry. */
+  confidence: number;
+  /** The classifier's own probability for it (softmax of its scores; for the SVMs, of the scores × `svm.scale`). */
+  probability: number;
+  /** Cosine to the nearest training question of that entry. */
+  similarity: number;
+}
+
+/** How the calibrator did on the held-out questions it was fitted on. */
+export interface HeldOutReport {
+  /** In-scope held-out questions (the accuracy and calibration error are over these). */
+  questions: number;
+  /** Questions of left-out entries, used as out-of-scope examples. */
+  outOfScopeQuestions: number;
+  accuracy: number;
+  calibrationError: number;
+}
+
+interface Labelled {
+  text: string;
+  label: number;
+}
+
+/**
+ * Training vectors keep only their NEAREST_FEATURES largest values for the nearest-question
+ * signal: it is a calibration input, not the classifier, and this makes it about 2.5× cheaper
+ * (the same truncation applies when the calibrator is fitted and when it is used).
+ */
+const NEAREST_FEATURES = 64;
+
+function strongest(x: SparseVector): SparseVector {
+  if (x.indices.length <= NEAREST_FEATURES) return x;
+  const order = Array.from(x.values.keys()).sort((a, b) => x.values[b]! - x.values[a]! || x.indices[a]! - x.indices[b]!);
+  const keep = order.slice(0, NEAREST_FEATURES);
+  return { indices: Int32Array.from(keep, (k) => x.indices[k]!), values: Float32Array.from(keep, (k) => x.values[k]!) };
+}
+
+/** Vectorizer + linear model + the training vectors per class (for the nearest-question signal). */
+class Classifier {
+  private readonly scratch: Float32Array;
+  private readonly logits: Float64Array;
+  /** Training vectors of class c are rows classStart[c] … classStart[c+1]−1; row r is rowStart[r] … rowStart[r+1]−1 in the flat arrays. */
+  private readonly classStart: Int32Array;
+  private readonly rowStart: Int32Array;
+  private readonly flatIndices: Int32Array;
+  private readonly flatValues: Float32Array;
+
+  constructor(
+    readonly vectorizer: Vectorizer,
+    readonly kind: ClassifierKind,
+    readonly linear: LinearModel,
+    /** Scores × this → softmax → probabilities. */
+    private readonly scale: number,
+    examplesByClass: readonly (readonly SparseVector[])[],
+  ) {
+    this.scratch = new Float32Array(vectorizer.dimension);
+    this.logits = new Float64Array(linear.classes);
+    const rows = examplesByClass.flat().map(strongest);
+    this.classStart = new Int32Array(examplesByClass.length + 1);
+    examplesByClass.forEach((members, c) => (this.classStart[c + 1] = this.classStart[c]! + members.length));
+    this.rowStart = new Int32Array(rows.length + 1);
+    rows.forEach((row, r) => (this.rowStart[r + 1] = this.rowStart[r]! + row.indices.length));
+    this.flatIndices = new Int32Array(this.rowStart[rows.length]!);
+    this.flatValues = new Float32Array(this.rowStart[rows.length]!);
+    rows.forEach((row, r) => {
+      this.flatIndices.set(row.indices, this.rowStart[r]);
+      this.flatValues.set(row.values, this.rowStart[r]);
+    });
+  }
+
+  classifyCounts(counts: FeatureCounts): { label: number; probability: number; similarity: number } {
+    const x = this.vectorizer.transformCounts(counts);
+    const z = this.logits;
+    linearScores(this.linear, x, z);
+    softmaxInPlace(z, this.scale);
+    let label = 0;
+    for (let c = 1; c < z.length; c++) if (z[c]! > z[label]!) label = c;
+    return { label, probability: z[label]!, similarity: this.nearest(x, label) };
+  }
+
+  /** Largest dot product of x with a training vector of `label` (all vectors are at most unit length). */
+  private nearest(x: SparseVector, label: number): number {
+    const dense = this.scratch;
+    for (let k = 0; k < x.indices.length; k++) dense[x.indices[k]!] = x.values[k]!;
+    const idx = this.flatIndices;
+    const val = this.flatValues;
+    let best = 0;
+    for (let r = this.classStart[label]!; r < this.classStart[label + 1]!; r++) {
+      let sum = 0;
+      const end = this.rowStart[r + 1]!;
+      for (let k = this.rowStart[r]!; k < end; k++) sum += val[k]! * dense[idx[k]!]!;
+      if (sum > best) best = sum;
+    }
+    for (let k = 0; k < x.indices.length; k++) dense[x.indices[k]!] = 0;
+    return best;
+  }
+}
+
+class FeatureCache {
+  private readonly cache = new Map<string, FeatureCounts>();
+  constructor(private readonly options: FeatureOptions) {}
+  get(text: string): FeatureCounts {
+    let counts = this.cache.get(text);
+    if (!counts) this.cache.set(text, (counts = extractFeatures(text, this.options)));
+    return counts;
+  }
+}
+
+function augment(items: readonly Labelled[], copies: number, random: Random): Labelled[] {
+  const out: Labelled[] = [];
+  if (copies <= 0) return out;
+  for (const item of items) {
+    const tokens = tokenize(item.text);
+    if (tokens.length < 3) continue;
+    for (let c = 0; c < copies; c++) {
+      const drop = Math.floor(random() * tokens.length);
+      out.push({ text: tokens.filter((_, i) => i !== drop).join(' '), label: item.label });
+    }
+  }
+  return out;
+}
+
+/** The classifier `options.classifier` asks for; 'auto' decides by the mean number of questions per entry. */
+export function classifierKind(options: EmbeddedTrainOptions, questions: number, entries: number): ClassifierKind {
+  if (options.classifier !== 'auto') return options.classifier;
+  return entries > 0 && questions / entries >= options.svmFromQuestionsPerEntry ? 'svm' : 'softmax';
+}
+
+function fitClassifier(items: readonly Labelled[], classes: number, kind: ClassifierKind, options: EmbeddedTrainOptions, features: FeatureCache, seed: number): Classifier {
+  const random = createRandom(seed);
+  const vectorizer = Vectorizer.fitCounts(
+    items.map((item) => features.get(item.text)),
+    vectorizerOptions(kind, options),
+  );
+  const all = [...items, ...augment(items, options.augmentCopies, random)];
+  const xs = all.map((item) => vectorizer.transformCounts(features.get(item.text)));
+  const ys = Int32Array.from(all, (item) => item.label);
+  const perClass = new Array<number>(classes).fill(0);
+  for (const item of items) perClass[item.label]!++;
+  const present = perClass.filter((n) => n > 0).length;
+  const sampleWeights = Float32Array.from(all, (item) => (options.classBalanced ? items.length / (present * perClass[item.label]!) : 1));
+  const linear =
+    kind === 'svm'
+      ? trainSvm(xs, ys, sampleWeights, classes, vectorizer.dimension, { cost: options.svm.cost, epochs: options.svm.epochs, seed: seed + 1 })
+      : trainSoftmax(xs, ys, sampleWeights, classes, vectorizer.dimension, {
+          epochs: options.epochs,
+          lambda: options.lambda,
+          learningRate: options.learningRate,
+          centroidInit: options.centroidInit,
+          seed: seed + 1,
+        });
+  const examplesByClass: SparseVector[][] = Array.from({ length: classes }, () => []);
+  items.forEach((item, i) => examplesByClass[item.label]!.push(xs[i]!));
+  return new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass);
+}
+
+function vectorizerOptions(kind: ClassifierKind, options: EmbeddedTrainOptions): VectorizerOptions {
+  return { ...options.features, idfPower: kind === 'svm' ? options.svm.idfPower : options.idfPower };
+}
+
+function scaleOf(kind: ClassifierKind, options: EmbeddedTrainOptions): number {
+  return kind === 'svm' ? options.svm.scale : 1;
+}
+
+/**
+ * Which held-out fold each question is in (stratified by entry, seeded; -1 = never held out), and
+ * which fold each entry is left out of entirely (-1 = none), to play an out-of-scope question.
+ */
+function assignFolds(items: readonly Labelled[], classes: number, options: EmbeddedTrainOptions, random: Random): { fold: Int32Array; entryFold: Int32Array; folds: number } {
+  const fold = new Int32Array(items.length).fill(-1);
+  const entryFold = new Int32Array(classes).fill(-1);
+  const byClass: number[][] = Array.from({ length: classes }, () => []);
+  items.forEach((item, i) => byClass[item.label]!.push(i));
+  const { holdoutAbove, holdoutFraction, outOfScopeWeight } = options.calibration;
+  const holdout = items.length > holdoutAbove;
+  const folds = holdout ? 1 : options.calibration.folds;
+  // Leaving entries out needs at least two entries left to choose between.
+  if (outOfScopeWeight > 0 && classes >= 4) {
+    const order = shuffle(Array.from({ length: classes }, (_, c) => c), random);
+    const leftOut = holdout ? Math.round(classes * holdoutFraction) : classes;
+    for (let j = 0; j < leftOut; j++) entryFold[order[j]!] = j % folds;
+  }
+  if (holdout) {
+    for (const members of byClass) {
+      shuffle(members, random);
+      const n = Math.round(members.length * holdoutFraction);
+      for (let j = 0; j < n; j++) fold[members[j]!] = 0;
+    }
+    return { fold, entryFold, folds };
+  }
+  // Deal each entry's questions round the folds, starting where the previous entry stopped, so
+  // small entries do not all land in the first folds.
+  let next = 0;
+  for (const members of byClass) {
+    shuffle(members, random);
+    for (const i of members) {
+      fold[i] = next;
+      next = (next + 1) % folds;
+    }
+  }
+  return { fold, entryFold, folds };
+}
+
+/**
+ * Held-out predictions to fit the calibrator on: per fold, a model trained without that fold's
+ * questions and without the entries left out in it; the fold's questions of the other entries
+ * are in-scope samples (right or wrong), the left-out entries' questions out-of-scope samples
+ * (wrong by construction), weighted as `outOfScopeWeight` / `outOfScopeCap` say.
+ */
+function heldOutSamples(items: readonly Labelled[], classes: number, kind: ClassifierKind, options: EmbeddedTrainOptions, features: FeatureCache): CalibrationSample[] {
+  if (items.length < 2 || classes < 1) return [];
+  const random = createRandom(options.seed + 101);
+  const { fold, entryFold, folds } = assignFolds(items, classes, options, random);
+  const inScope: CalibrationSample[] = [];
+  const outOfScope: CalibrationSample[] = [];
+  for (let f = 0; f < folds; f++) {
+    const train = items.filter((item, i) => fold[i] !== f && entryFold[item.label] !== f);
+    if (!train.length) continue;
+    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1));
+    items.forEach((item, i) => {
+      const left = entryFold[item.label] === f;
+      if (fold[i] !== f && !left) return;
+      const p = classifier.classifyCounts(features.get(item.text));
+      (left ? outOfScope : inScope).push({ logOdds: logOddsOf(p.probability), similarity: p.similarity, correct: !left && p.label === item.label });
+    });
+  }
+  const { outOfScopeWeight, outOfScopeCap } = options.calibration;
+  const weight = outOfScope.length ? Math.min(outOfScopeWeight * inScope.length, outOfScopeCap) / outOfScope.length : 0;
+  for (const s of outOfScope) s.weight = weight;
+  return [...inScope, ...outOfScope];
+}
+
+export class EmbeddedModel {
+  constructor(
+    readonly options: EmbeddedTrainOptions,
+    readonly labels: readonly string[],
+    readonly questions: readonly (readonly string[])[],
+    private readonly classifier: Classifier | null,
+    readonly calibrator: Calibrator,
+    readonly heldOut: HeldOutReport,
+    readonly fingerprint: string,
+  ) {}
+
+  /** The most likely entry for a question, with its calibrated confidence; null when the model has no entries. */
+  predict(text: string): EmbeddedPrediction | null {
+    if (!this.classifier) return null;
+    const p = this.classifier.classifyCounts(extractFeatures(text, this.options.features));
+    return {
+      entryId: this.labels[p.label]!,
+      confidence: confidenceOf({ logOdds: logOddsOf(p.probability), similarity: p.similarity }, this.calibrator),
+      probability: p.probability,
+      similarity: p.similarity,
+    };
+  }
+
+  toJSON(): EmbeddedModelJson {
+    const c = this.classifier;
+    return {
+      format: MODEL_FORMAT,
+      fingerprint: this.fingerprint,
+      options: this.options,
+      labels: [...this.labels],
+      questions: this.questions.map((q) => [...q]),
+      vectorizer: c
+        ? { wordKeys: toBase64(c.vectorizer.state.wordKeys), charKeys: toBase64(c.vectorizer.state.charKeys), idf: toBase64(c.vectorizer.state.idf) }
+        : null,
+      linear: c ? { kind: c.kind, weights: toBase64(c.linear.weights), bias: Array.from(c.linear.bias) } : null,
+      calibrator: [...this.calibrator.weights],
+      heldOut: { ...this.heldOut },
+    };
+  }
+}
+
+/** Content fingerprint of what a model is trained from: entry ids and questions, and the options. */
+export function trainingFingerprint(entries: readonly KnowledgeEntry[], options: EmbeddedTrainOptions): string {
+  return hashStrings([JSON.stringify(options), ...entries.flatMap((e) => [`\u0000${e.id}`, ...e.questions])]);
+}
+
+export function trainEmbeddedModel(entries: readonly KnowledgeEntry[], overrides?: EmbeddedTrainOverrides): EmbeddedModel {
+  const options = resolveTrainOptions(overrides);
+  const usable = entries
+    .map((e) => ({ id: e.id, questions: e.questions.filter((q) => tokenize(q).length > 0) }))
+    .filter((e) => e.questions.length > 0);
+  const labels = usable.map((e) => e.id);
+  const questions = usable.map((e) => e.questions);
+  return buildModel(options, labels, questions, trainingFingerprint(entries, options), null);
+}
+
+function buildModel(
+  options: EmbeddedTrainOptions,
+  labels: readonly string[],
+  questions: readonly (readonly string[])[],
+  fingerprint: string,
+  saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport } | null,
+): EmbeddedModel {
+  const items: Labelled[] = questions.flatMap((qs, label) => qs.map((text) => ({ text, label })));
+  const features = new FeatureCache(options.features);
+  if (!labels.length) {
+    return new EmbeddedModel(options, labels, questions, null, { weights: [...options.calibration.prior] }, { questions: 0, outOfScopeQuestions: 0, accuracy: 0, calibrationError: 0 }, fingerprint);
+  }
+  if (saved) {
+    const { kind, weights, bias } = saved.state.linear;
+    const vectorizer = new Vectorizer({ options: vectorizerOptions(kind, options), ...saved.state.vectorizer });
+    const linear: LinearModel = { classes: labels.length, dimension: vectorizer.dimension, weights, bias };
+    const examplesByClass: SparseVector[][] = Array.from({ length: labels.length }, () => []);
+    for (const item of items) examplesByClass[item.label]!.push(vectorizer.transformCounts(features.get(item.text)));
+    const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass);
+    return new EmbeddedModel(options, labels, questions, classifier, saved.calibrator, saved.heldOut, fingerprint);
+  }
+  // Decided once for the whole knowledge base, so the calibration folds use the same classifier.
+  const kind = classifierKind(options, items.length, labels.length);
+  const samples = heldOutSamples(items, labels.length, kind, options, features);
+  const calibrator = fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
+  const inScope = samples.filter((s) => s.weight === undefined);
+  const heldOut: HeldOutReport = {
+    questions: inScope.length,
+    outOfScopeQuestions: samples.length - inScope.length,
+    accuracy: inScope.length ? inScope.filter((s) => s.correct).length / inScope.length : 0,
+    calibrationError: expectedCalibrationError(
+      inScope.map((s) => confidenceOf(s, calibrator)),
+      inScope.map((s) => s.correct),
+    ),
+  };
+  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed);
+  return new EmbeddedModel(options, labels, questions, classifier, calibrator, heldOut, fingerprint);
+}
+
+/** v2: the linear model may be softmax or SVMs (`linear.kind`); v1 models are retrained from their entries. */
+const MODEL_FORMAT = 'parley.embedded.v2';
+
+interface SavedState {
+  vectorizer: { wordKeys: Uint32Array; charKeys: Uint32Array; idf: Float32Array };
+  linear: { kind: ClassifierKind; weights: Float32Array; bias: Float32Array };
+}
+
+const range = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
+const modelJson = z.object({
+  format: z.literal(MODEL_FORMAT),
+  fingerprint: z.string(),
+  options: z.object({
+    seed: z.number(),
+    features: z.object({ wordNgrams: range, charNgrams: range, minDf: z.number().int().min(1), charWeight: z.number().min(0) }),
+    classifier: z.enum(['auto', 'softmax', 'svm']),
+    svmFromQuestionsPerEntry: z.number().min(0),
+    epochs: z.number().int().min(0),
+    lambda: z.number().min(0),
+    learningRate: z.number().positive(),
+    centroidInit: z.number().min(0),
+    idfPower: z.number().min(0),
+    svm: z.object({ cost: z.number().positive(), epochs: z.number().int().min(1), scale: z.number().positive(), idfPower: z.number().min(0) }),
+    classBalanced: z.boolean(),
+    augmentCopies: z.number().int().min(0),
+    calibration: z.object({
+      folds: z.number().int().min(1),
+      holdoutAbove: z.number().int().min(0),
+      holdoutFraction: z.number().min(0).max(1),
+      prior: z.tuple([z.number(), z.number(), z.number()]),
+      priorStrength: z.number().min(0),
+      outOfScopeWeight: z.number().min(0),
+      outOfScopeCap: z.number().min(0),
+    }),
+  }),
+  labels: z.array(z.string()),
+  questions: z.array(z.array(z.string())),
+  vectorizer: z.object({ wordKeys: z.string(), charKeys: z.string(), idf: z.string() }).nullable(),
+  linear: z.object({ kind: z.enum(['softmax', 'svm']), weights: z.string(), bias: z.array(z.number()) }).nullable(),
+  calibrator: z.tuple([z.number(), z.number(), z.number()]),
+  heldOut: z.object({ questions: z.number(), outOfScopeQuestions: z.number(), accuracy: z.number(), calibrationError: z.number() }),
+});
+
+export type EmbeddedModelJson = z.infer<typeof modelJson>;
+
+/** Loads what `EmbeddedModel.toJSON()` produced (e.g. read back from a jsonb column); throws on anything else. */
+export function loadEmbeddedModel(json: unknown): EmbeddedModel {
+  const m = modelJson.parse(json);
+  if (m.questions.length !== m.labels.length) throw new Error('embedded model: labels and questions differ in length');
+  let saved: Parameters<typeof buildModel>[4] = null;
+  if (m.labels.length) {
+    if (!m.vectorizer || !m.linear) throw new Error('embedded model: trained state missing');
+    const state: SavedState = {
+      vectorizer: {
+        wordKeys: fromBase64(m.vectorizer.wordKeys, Uint32Array),
+        charKeys: fromBase64(m.vectorizer.charKeys, Uint32Array),
+        idf: fromBase64(m.vectorizer.idf, Float32Array),
+      },
+      linear: { kind: m.linear.kind, weights: fromBase64(m.linear.weights, Float32Array), bias: Float32Array.from(m.linear.bias) },
+    };
+    const dimension = state.vectorizer.wordKeys.length + state.vectorizer.charKeys.length;
+    if (state.vectorizer.idf.length !== dimension || state.linear.weights.length !== dimension * m.labels.length || state.linear.bias.length !== m.labels.length) {
+      throw new Error('embedded model: array sizes do not match');
+    }
+    saved = { state, calibrator: { weights: m.calibrator }, heldOut: m.heldOut };
+  }
+  return buildModel(m.options, m.labels, m.questions, m.fingerprint, saved);
+}
+
+function toBase64(array: Uint32Array | Float32Array): string {
+  return Buffer.from(array.buffer, array.byteOffset, array.byteLength).toString('base64');
+}
+
+function fromBase64<T extends Uint32Array | Float32Array>(text: string, Type: { new (buffer: ArrayBuffer): T; BYTES_PER_ELEMENT: number }): T {
+  const bytes = Buffer.from(text, 'base64');
+  if (bytes.byteLength % Type.BYTES_PER_ELEMENT !== 0) throw new Error('embedded model: truncated array');
+  // Copy into a fresh, aligned buffer (Buffer's pool offsets are not).
+  const copy = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(copy).set(bytes);
+  return new Type(copy);
+}
