@@ -127,6 +127,7 @@ export function applyInboxEvent(queryClient: QueryClient, event: RealtimeEvent, 
     }
     case 'chat.message.created':
     case 'chat.thread.updated':
+    case 'notification.created':
       return;
     default: {
       const unhandled: never = event.event;

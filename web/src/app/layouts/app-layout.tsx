@@ -8,6 +8,8 @@ import { ChatsButton } from '@/features/chats/components/chats-button';
 import { ErrorFallback } from '@/features/errors/components/error-fallback';
 import { NotificationBell } from '@/features/notifications/components/notification-bell';
 import { AppShell } from '@/features/shell/components/app-shell';
+import { useUnreadMessageCount } from '@/features/messages/api/get-unread-count';
+import { useLiveInbox } from '@/hooks/use-live-messaging';
 import { useRealtimeConnection } from '@/hooks/use-realtime';
 import { useSignOut } from '@/lib/auth';
 import { realtimeClient } from '@/lib/realtime';
@@ -23,6 +25,10 @@ function Shell() {
   const meta = metaFor(APP_PAGE_META, findPage(pathname)?.name);
   // One live connection while signed in: pages subscribe to it, and it is what shows the user online in chats.
   useRealtimeConnection();
+  // The manager's Messages link carries the real unread count (docs/DECISIONS.md), kept live.
+  const isManager = user.role === 'manager';
+  useLiveInbox(isManager);
+  const unreadMessages = useUnreadMessageCount(isManager).data ?? 0;
 
   return (
     <AppShell
@@ -37,6 +43,7 @@ function Shell() {
       }
       onSignOut={() => signOut.mutate(undefined, { onSuccess: () => realtimeClient().reset() })}
       signingOut={signOut.isPending}
+      navBadges={isManager ? { '/messages': unreadMessages } : undefined}
     >
       {meta ? <Head title={meta.title} description={meta.description} /> : null}
       <ErrorBoundary resetKey={pathname} fallback={(error) => <ErrorFallback error={error} />}>

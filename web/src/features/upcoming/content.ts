@@ -61,12 +61,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
     body: 'Automations run n8n or Zapier workflows for your conversations.',
     items: ['Each automation with its status and a Run button', 'Execution history', 'Live messages from running workflows'],
   },
-  agents: {
-    icon: Bot,
-    heading: 'No AI agents yet',
-    body: 'AI agents answer your customers; they appear here once one is deployed.',
-    items: ['Each agent with its confidence threshold and escalation rule', 'Response delay', 'How each agent is performing'],
-  },
   analytics: {
     icon: Activity,
     heading: 'No analytics yet',

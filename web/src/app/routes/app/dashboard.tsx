@@ -1,3 +1,4 @@
+import { AgentStatusCard } from '@/features/agents/components/agent-status-card';
 import { useAuthNotice } from '@/features/auth/hooks/use-auth-notice';
 import { DashboardHome } from '@/features/dashboard/components/dashboard-home';
 import { InboxWidget } from '@/features/messages/components/inbox-widget';
@@ -7,5 +8,7 @@ export default function DashboardRoute() {
   const user = useCurrentUser();
   // A verification link signs the user in and lands here with ?verified=1.
   useAuthNotice('dashboard');
-  return <DashboardHome user={user} inbox={<InboxWidget />} />;
+  // A client user sees their business's AI agent.
+  const agent = user.role === 'client' && user.clientId !== null ? <AgentStatusCard clientId={user.clientId} /> : null;
+  return <DashboardHome user={user} inbox={<InboxWidget />} aside={agent} />;
 }

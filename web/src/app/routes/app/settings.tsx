@@ -1,3 +1,4 @@
+import { AgentsSettings } from '@/features/agents/components/agents-settings';
 import { AdminSettings } from '@/features/settings/components/admin-settings';
 import { PermissionDenied } from '@/features/settings/components/permission-denied';
 import { useCurrentUser } from '@/lib/session';
@@ -5,5 +6,5 @@ import { useCurrentUser } from '@/lib/session';
 /** Any signed-in user may open /settings; only admins see its contents (spec part 1 §6). */
 export default function SettingsRoute() {
   const user = useCurrentUser();
-  return user.role === 'admin' ? <AdminSettings /> : <PermissionDenied requiredRole="admin" />;
+  return user.role === 'admin' ? <AdminSettings agents={<AgentsSettings />} /> : <PermissionDenied requiredRole="admin" />;
 }

@@ -13,11 +13,12 @@ import { StartConversationDialog } from './start-conversation-dialog';
 /**
  * Spec part 1 §2.15. The selected conversation and the tab live in the address (`?id=`, `?tab=`),
  * so links from the dashboard and /messages open a conversation and a reload keeps the view.
+ * `?conversation=` opens one too: escalation notifications and e-mails link that way.
  */
 export function ConversationsPage({ user }: { user: CurrentUser }) {
   useLiveInbox();
   const [params, setParams] = useSearchParams();
-  const selectedId = params.get('id');
+  const selectedId = params.get('id') ?? params.get('conversation');
   const tab = parseTab(params.get('tab'));
   const [search, setSearch] = useState('');
   const debounced = useDebouncedValue(search.trim(), 250);

@@ -115,8 +115,11 @@ function TeamCard() {
   );
 }
 
-/** `inbox`: the inbox widget (spec part 1 §2.12), composed in by the route. */
-export function DashboardHome({ user, inbox }: { user: CurrentUser; inbox?: ReactNode }) {
+/**
+ * `inbox`: the inbox widget (spec part 1 §2.12); `aside`: cards of other features for the right
+ * column (the client's AI agent). Both are composed in by the route.
+ */
+export function DashboardHome({ user, inbox, aside }: { user: CurrentUser; inbox?: ReactNode; aside?: ReactNode }) {
   const isAdmin = user.role === 'admin';
   return (
     <div className="grid gap-6">
@@ -148,6 +151,7 @@ export function DashboardHome({ user, inbox }: { user: CurrentUser; inbox?: Reac
       <div className="grid gap-6 lg:grid-cols-3">
         <ActiveConversations className="lg:col-span-2" showClient={user.role !== 'client'} />
         <div className="grid content-start gap-6">
+          {aside}
           {isAdmin ? <TeamCard /> : null}
           {!user.mfaEnabled ? (
             <Card>

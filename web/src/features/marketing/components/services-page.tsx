@@ -1,6 +1,6 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
-import { SERVICES } from '../content/services';
+import { SERVICES } from '@common/marketing/services';
 import { outlineLink, PageHero, primaryLink } from './page-hero';
 
 export function ServicesPage() {

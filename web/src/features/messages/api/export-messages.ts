@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
 import { apiResponse } from '@/lib/api-client';
 import type { MessagesFilter } from '@/lib/messaging-keys';
-import { exportFileName, saveBlob } from '../lib/download';
+import { saveBlob } from '@/lib/download';
+import { exportFileName } from '../lib/download';
 
 /** Downloads every message matching the filter and search as CSV; answers the file name. */
 export async function exportMessages(filter: MessagesFilter): Promise<string> {

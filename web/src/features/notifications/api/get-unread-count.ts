@@ -1,5 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unreadCountResponse } from '@common/api/me';
+import { useRealtimeReconnect, useRealtimeTopic } from '@/hooks/use-realtime';
 import { apiRequest } from '@/lib/api-client';
 import { notificationKeys } from './keys';
 
@@ -11,12 +12,16 @@ export function getUnreadCountQueryOptions() {
   return queryOptions({
     queryKey: notificationKeys.unreadCount(),
     queryFn: ({ signal }) => getUnreadCount(signal),
-    // New notifications arrive without the user doing anything: look again every minute.
+    // New notifications arrive live (realtime topic "notifications"); the poll is a safety net.
     refetchInterval: 60_000,
     staleTime: 30_000,
   });
 }
 
 export function useUnreadCount() {
+  const queryClient = useQueryClient();
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: notificationKeys.all });
+  useRealtimeTopic('notifications', refresh);
+  useRealtimeReconnect(refresh);
   return useQuery(getUnreadCountQueryOptions());
 }

@@ -1,6 +1,6 @@
-import { Bell, Bot, KeyRound, Mail, ShieldCheck, Users, Workflow, type LucideIcon } from 'lucide-react';
+import { Bell, KeyRound, Mail, ShieldCheck, Users, Workflow, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -19,10 +19,28 @@ function LinkCard({ to, icon: Icon, title, children }: { to: string; icon: Lucid
   );
 }
 
-/** Admin Settings and Configuration (spec part 1 §2.17). */
-export function AdminSettings() {
+const TABS = ['customers', 'n8n', 'agents', 'notifications', 'security'] as const;
+type Tab = (typeof TABS)[number];
+const isTab = (value: string | null): value is Tab => value !== null && (TABS as readonly string[]).includes(value);
+
+/**
+ * Admin Settings and Configuration (spec part 1 §2.17). The open tab is `?tab=` so other pages can
+ * link to one; `agents` is the AI Agents tab's content, composed in by the route.
+ */
+export function AdminSettings({ agents }: { agents: ReactNode }) {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: Tab = isTab(requested) ? requested : 'customers';
   return (
-    <Tabs defaultValue="customers">
+    <Tabs
+      value={tab}
+      onValueChange={(value) => {
+        const next = new URLSearchParams(params);
+        if (value === 'customers') next.delete('tab');
+        else next.set('tab', value);
+        setParams(next, { replace: true });
+      }}
+    >
       <TabsList>
         <TabsTrigger value="customers">Customer Management</TabsTrigger>
         <TabsTrigger value="n8n">n8n Integration</TabsTrigger>
@@ -45,13 +63,7 @@ export function AdminSettings() {
           </p>
         </EmptyState>
       </TabsContent>
-      <TabsContent value="agents">
-        <EmptyState icon={Bot} title="No AI agents yet">
-          <p>
-            Agent configuration (confidence threshold, escalation and response delay) arrives with the AI agents release.
-          </p>
-        </EmptyState>
-      </TabsContent>
+      <TabsContent value="agents">{agents}</TabsContent>
       <TabsContent value="notifications">
         <EmptyState icon={Bell} title="Team alerts arrive with conversations">
           <p>

@@ -21,9 +21,15 @@ export interface AppSidebarProps {
   user: CurrentUser;
   onSignOut: () => void;
   signingOut: boolean;
+  /** Real counts beside links, by the link's path (the manager's unread Messages); hidden at zero. */
+  badges?: Readonly<Partial<Record<string, number>>>;
 }
 
-export function AppSidebar({ user, onSignOut, signingOut }: AppSidebarProps) {
+function badgeText(count: number): string {
+  return count > 99 ? '99+' : String(count);
+}
+
+export function AppSidebar({ user, onSignOut, signingOut, badges }: AppSidebarProps) {
   const { pathname } = useLocation();
   const { isMobile, setOpenMobile, state } = useSidebar();
   const collapsed = !isMobile && state === 'collapsed';
@@ -59,6 +65,15 @@ export function AppSidebar({ user, onSignOut, signingOut }: AppSidebarProps) {
                   >
                     <item.icon aria-hidden />
                     <span className="group-data-[collapsible=icon]:hidden">{item.label}</span>
+                    {(badges?.[item.to] ?? 0) > 0 ? (
+                      <span
+                        data-testid="nav-badge"
+                        aria-label={`(${badges?.[item.to] ?? 0} unread)`}
+                        className="ml-auto rounded-full bg-primary px-1.5 py-0.5 text-[0.65rem] leading-none font-semibold text-primary-foreground tabular-nums group-data-[collapsible=icon]:hidden"
+                      >
+                        {badgeText(badges?.[item.to] ?? 0)}
+                      </span>
+                    ) : null}
                   </Link>
                 </SidebarMenuButton>
               </SidebarMenuItem>

@@ -46,8 +46,8 @@ const ADMIN_NAV: readonly NavItem[] = [
   { label: 'Settings', to: '/settings', icon: Settings },
 ];
 
-// The prototype's /messages carried a fixed badge "3"; the real unread count arrives with the
-// messages issue, until then there is no badge at all.
+// The prototype's /messages carried a fixed badge "3"; the shell shows the real unread count
+// instead (AppSidebar's `badges`), hidden at zero.
 const MANAGER_NAV: readonly NavItem[] = [
   { label: 'Home', to: '/user/dashboard', icon: House },
   { label: 'Messages', to: '/messages', icon: MessageSquare },

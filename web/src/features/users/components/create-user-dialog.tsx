@@ -23,9 +23,12 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useCreateUser } from '../api/create-user';
+import { useClientChoices } from '../api/get-client-choices';
 
-const EMPTY = { name: '', email: '', password: '', role: 'client' as Role };
-const FIELDS = ['name', 'email', 'password', 'role'] as const;
+const EMPTY = { name: '', email: '', password: '', role: 'client' as Role, clientId: null as string | null };
+/** Radix Select items cannot have an empty value. */
+const NO_CLIENT = 'none';
+const FIELDS = ['name', 'email', 'password', 'role', 'clientId'] as const;
 
 export function CreateUserDialog() {
   const [open, setOpen] = useState(false);
@@ -33,6 +36,8 @@ export function CreateUserDialog() {
   const form = useForm({ resolver: zodResolver(createUserInput), mode: 'onTouched', defaultValues: EMPTY });
   const { errors } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
+  const role = useWatch({ control: form.control, name: 'role' });
+  const clients = useClientChoices(open && role === 'client');
 
   const onSubmit = form.handleSubmit((values) => {
     create.mutate(values, {
@@ -97,7 +102,13 @@ export function CreateUserDialog() {
               control={form.control}
               name="role"
               render={({ field }) => (
-                <Select value={field.value} onValueChange={field.onChange}>
+                <Select
+                  value={field.value}
+                  onValueChange={(value) => {
+                    field.onChange(value);
+                    if (value !== 'client') form.setValue('clientId', null);
+                  }}
+                >
                   <SelectTrigger id="new-user-role" className="w-full">
                     <SelectValue />
                   </SelectTrigger>
@@ -112,6 +123,34 @@ export function CreateUserDialog() {
               )}
             />
           </FormField>
+          {role === 'client' ? (
+            <FormField
+              id="new-user-client"
+              label="Client"
+              error={errors.clientId?.message}
+              description="The business this user belongs to: they see its conversations only."
+            >
+              <Controller
+                control={form.control}
+                name="clientId"
+                render={({ field }) => (
+                  <Select value={field.value ?? NO_CLIENT} onValueChange={(value) => field.onChange(value === NO_CLIENT ? null : value)}>
+                    <SelectTrigger {...fieldA11y('new-user-client', errors.clientId?.message, true)} className="w-full">
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      <SelectItem value={NO_CLIENT}>No client yet</SelectItem>
+                      {(clients.data ?? []).map((client) => (
+                        <SelectItem key={client.id} value={client.id}>
+                          {client.companyName}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              />
+            </FormField>
+          ) : null}
           <DialogFooter>
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? 'Creating...' : 'Create User'}

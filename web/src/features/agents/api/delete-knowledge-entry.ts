@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiSend } from '@/lib/api-client';
+import { invalidateKnowledge } from './invalidate';
+
+export function deleteKnowledgeEntry(id: string) {
+  return apiSend(`/api/v1/knowledge/entries/${encodeURIComponent(id)}`, { method: 'DELETE' });
+}
+
+export function useDeleteKnowledgeEntry(clientId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteKnowledgeEntry,
+    retry: false,
+    // Not awaited: the deleted row (and the button that called mutate) leaves the list with the
+    // refetch, and the caller's onSuccess must run before that.
+    onSettled: () => {
+      void invalidateKnowledge(queryClient, clientId);
+    },
+  });
+}

@@ -1,0 +1,10 @@
+export const agentKeys = {
+  all: ['agents'] as const,
+  list: () => [...agentKeys.all, 'list'] as const,
+  detail: (clientId: string) => [...agentKeys.all, 'detail', clientId] as const,
+  knowledgeOf: (clientId: string) => [...agentKeys.all, 'knowledge', clientId] as const,
+  knowledge: (clientId: string, search: string) => [...agentKeys.knowledgeOf(clientId), search] as const,
+  clientChoices: () => ['clients', 'choices', 'agents'] as const,
+};
+
+export const clientPath = (clientId: string) => `/api/v1/clients/${encodeURIComponent(clientId)}`;

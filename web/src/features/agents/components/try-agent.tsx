@@ -1,0 +1,120 @@
+import { BookOpen, FileQuestion, MessageCircleQuestion, Send } from 'lucide-react';
+import { useState } from 'react';
+import { tryAgentInput } from '@common/api/agents';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { fieldA11y, FormField } from '@/components/ui/form-field';
+import { Textarea } from '@/components/ui/textarea';
+import { errorMessage } from '@/lib/api-client';
+import { useTryAgent } from '../api/try-agent';
+import { engineLabel, formatPercent } from '../lib/agent-form';
+
+const DECISION: Record<'answer' | 'handoff' | 'fallback', { label: string; variant: 'success' | 'warning' | 'secondary' }> = {
+  answer: { label: 'Answers', variant: 'success' },
+  handoff: { label: 'Hands off to a person', variant: 'warning' },
+  fallback: { label: 'Asks to rephrase', variant: 'secondary' },
+};
+
+/** "Try the agent": a question as a customer would ask it, answered with the saved configuration and live knowledge. */
+export function TryAgentCard({ clientId }: { clientId: string }) {
+  const [message, setMessage] = useState('');
+  const [error, setError] = useState<string | undefined>(undefined);
+  const ask = useTryAgent();
+  const result = ask.data;
+
+  const submit = () => {
+    const parsed = tryAgentInput.safeParse({ message });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    setError(undefined);
+    ask.mutate(
+      { clientId, message: parsed.data.message },
+      { onError: (e) => setError(errorMessage(e, 'The agent could not answer. Try again.')) },
+    );
+  };
+
+  return (
+    <Card role="region" aria-labelledby="try-agent-title">
+      <CardHeader>
+        <CardTitle id="try-agent-title" className="flex items-center gap-2">
+          <MessageCircleQuestion aria-hidden className="size-4 text-primary" />
+          Try the agent
+        </CardTitle>
+        <CardDescription>Ask as a customer would. It answers with the saved settings and the live knowledge; nobody receives it.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <form
+          noValidate
+          className="grid gap-2"
+          onSubmit={(event) => {
+            event.preventDefault();
+            submit();
+          }}
+        >
+          <FormField id="try-agent-message" label="Question" error={error}>
+            <Textarea
+              {...fieldA11y('try-agent-message', error)}
+              value={message}
+              onChange={(event) => setMessage(event.target.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+                  event.preventDefault();
+                  submit();
+                }
+              }}
+              placeholder="When are you open on Saturdays?"
+              rows={2}
+            />
+          </FormField>
+          <Button type="submit" size="sm" className="justify-self-end" disabled={ask.isPending}>
+            <Send aria-hidden />
+            {ask.isPending ? 'Asking...' : 'Ask'}
+          </Button>
+        </form>
+        {result && !ask.isPending ? (
+          <section aria-label="Agent reply" className="grid gap-3 rounded-lg border bg-muted/30 p-3 text-sm">
+            <p className="whitespace-pre-wrap" data-testid="agent-reply">
+              {result.reply}
+            </p>
+            <div className="flex flex-wrap items-center gap-2">
+              <Badge variant="outline">Confidence {formatPercent(result.confidence)}</Badge>
+              <Badge variant={DECISION[result.decision].variant}>{DECISION[result.decision].label}</Badge>
+            </div>
+            {result.sources.length > 0 ? (
+              <div className="grid gap-1">
+                <h4 className="text-xs font-medium text-muted-foreground">Sources</h4>
+                <ul className="grid gap-1">
+                  {result.sources.map((source) => (
+                    <li key={`${source.kind}-${source.id}`} className="flex items-center gap-2">
+                      {source.kind === 'faq' ? (
+                        <FileQuestion aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+                      ) : (
+                        <BookOpen aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+                      )}
+                      <span className="sr-only">{source.kind === 'faq' ? 'FAQ entry:' : 'Article:'}</span>
+                      {source.link ? (
+                        <a href={source.link} target="_blank" rel="noreferrer noopener" className="truncate text-primary hover:underline">
+                          {source.title}
+                        </a>
+                      ) : (
+                        <span className="truncate">{source.title}</span>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <p className="text-xs text-muted-foreground">No source in the knowledge base matched.</p>
+            )}
+            <p className="text-xs text-muted-foreground">
+              {engineLabel(result.engine)} · {Math.round(result.latencyMs)} ms
+            </p>
+          </section>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
