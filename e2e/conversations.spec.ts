@@ -5,7 +5,7 @@
  */
 import type { Page, WebSocket } from '@playwright/test';
 import { expect, newWatchedContext, test } from './support/fixtures';
-import { apiAs, createClient, createWhatsAppChannel, deliverWhatsAppText, literal, unique, waId } from './support/messaging';
+import { apiAs, createClient, createWhatsAppChannel, deliverWhatsAppText, literal, setDemoAgent, unique, waId } from './support/messaging';
 import { ADMIN, signInPage } from './support/users';
 
 /** Opens /conversations and waits until its live subscription to the inbox is confirmed. */
@@ -28,8 +28,12 @@ test.describe('live conversations', () => {
     browser,
     baseURL,
     problems,
+    playwright,
   }) => {
     const adminContext = await newWatchedContext(browser, problems, { baseURL: baseURL! });
+    // People only here: the demo client's AI agent (e2e/agent-widget.spec.ts) stays quiet meanwhile.
+    const api = await apiAs(playwright, baseURL!);
+    await setDemoAgent(api, false);
     try {
       const admin = await adminContext.newPage();
       await signInPage(admin, ADMIN.email, ADMIN.password);
@@ -63,6 +67,8 @@ test.describe('live conversations', () => {
       await expect(page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: answer })).toBeVisible();
     } finally {
       await adminContext.close();
+      await setDemoAgent(api, true);
+      await api.dispose();
     }
   });
 

@@ -66,7 +66,7 @@ test.describe('404, access denied and guards', () => {
     await signInPage(page, manager.email, manager.password);
     await page.goto('/insights');
     await expect(page.getByRole('heading', { name: 'No insights yet' })).toBeVisible();
-    await page.goto('/agents');
-    await expect(page.getByRole('heading', { name: 'No AI agents yet' })).toBeVisible();
+    await page.goto('/analytics');
+    await expect(page.getByRole('heading', { name: 'No analytics yet' })).toBeVisible();
   });
 });

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { apiAs, setDemoAgent, type Api } from './support/messaging';
 import { ADMIN, signInByApi } from './support/users';
 
 async function csrf(request: APIRequestContext): Promise<string> {
@@ -15,6 +16,17 @@ async function csrf(request: APIRequestContext): Promise<string> {
 }
 
 test.describe('website chat widget', () => {
+  // The widget's own behaviour: the demo client's AI agent (e2e/agent-widget.spec.ts) stays quiet meanwhile.
+  let api: Api;
+  test.beforeAll(async ({ playwright, baseURL }) => {
+    api = await apiAs(playwright, baseURL!);
+    await setDemoAgent(api, false);
+  });
+  test.afterAll(async () => {
+    await setDemoAgent(api, true);
+    await api.dispose();
+  });
+
   test('a visitor writes on the marketing site, keeps the conversation after a reload and gets a staff reply live', async ({ page, playwright, baseURL }) => {
     const text = `Do you integrate with Shopify? ${Date.now().toString(36)}`;
 

@@ -125,3 +125,16 @@ export function waId(): string {
     .toString()
     .padStart(7, '0')}`;
 }
+
+/**
+ * Switches the demo client's AI agent (the marketing site's widget) on or off, for journeys about
+ * people talking to visitors: with it on, the agent would answer (or hand off) two seconds in.
+ */
+export async function setDemoAgent(api: Api, enabled: boolean): Promise<void> {
+  const { agents } = await api.get<{ agents: { clientId: string; clientName: string }[] }>('/api/v1/agents');
+  const demo = agents.find((a) => a.clientName === 'Parley');
+  if (!demo) throw new Error('No demo client (DEMO_CLIENT_NAME "Parley") on this server');
+  const csrf = (await api.request.storageState()).cookies.find((c) => c.name === 'parley_csrf')?.value ?? '';
+  const response = await api.request.put(`/api/v1/clients/${demo.clientId}/agent`, { data: { enabled }, headers: { 'x-csrf-token': csrf } });
+  expect(response.status(), await response.text()).toBe(200);
+}
