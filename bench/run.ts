@@ -15,17 +15,21 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { agentEngine } from './agent-engine';
 import { bundle } from './bundle';
 import { coldStart } from './cold-start';
 import { jobs } from './jobs';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { waitForQuiet, watchCpu } from './lib/machine';
 import { postgresVersion } from './lib/postgres';
+import { outbound } from './outbound';
+import { realtime } from './realtime';
 import { markdownTable, Report, textTable } from './lib/report';
 import { prepareTree, type BuiltTree } from './lib/tree';
 import { signIn } from './sign-in';
+import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, outbound, agentEngine];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');
@@ -115,7 +119,7 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     'npm run bench -- --no-wait           # do not wait for a quiet machine first',
     '```',
     '',
-    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes two to three minutes on a quiet machine; before each timed group`,
+    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about a quarter of an hour on a quiet machine (the webhook group waits for its backlog to be processed); before each timed group`,
     `the bench waits (up to ${FIRST_WAIT_MS / 1000} s first, ${GROUP_WAIT_MS / 1000} s later) for other work to leave the cores at most ${QUIET_BUSY_PERCENT} % busy.`,
     '',
     'PostgreSQL rows need a server on 127.0.0.1:5432 (`BENCH_DATABASE_URL` overrides the maintenance URL,',
@@ -142,6 +146,16 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     const notes = report.notes.filter((n) => n.group === group.title);
     if (!notes.length) continue;
     lines.push(`### ${group.title}`, '', ...notes.map((n) => `- ${n.text.replaceAll('\n', ' ')}`), '');
+  }
+  const analysed = groups.filter((g) => g.analysis?.length);
+  if (analysed.length) {
+    lines.push(
+      '## Where the time goes',
+      '',
+      'What profiling (`--cpu-prof` / the inspector on the bench’s server, statement logging on PostgreSQL) found where a goal is missed, what was changed and what would move the figure further. Findings of that investigation, not of the run above: its own numbers are in the notes.',
+      '',
+    );
+    for (const group of analysed) lines.push(`### ${group.title}`, '', ...group.analysis!.map((a) => `- ${a}`), '');
   }
   lines.push('## How each figure is measured', '');
   for (const group of groups) lines.push(`### ${group.title}`, '', ...group.method.map((m) => `- ${m}`), '');

@@ -9,6 +9,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Per-request setup (a distinct body each time) and response hooks; see autocannon's `requests`. */
+  requests?: autocannon.Request[];
 }
 
 export interface LoadResult {
@@ -17,6 +19,7 @@ export interface LoadResult {
   /** Standard deviation of the per-second request counts. */
   rpsStddev: number;
   p50: number;
+  p90: number;
   p99: number;
   ok: number;
   non2xx: number;
@@ -33,11 +36,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
+    ...(options.requests ? { requests: options.requests } : {}),
   });
   return {
     rps: result['2xx'] / result.duration,
     rpsStddev: result.requests.stddev,
     p50: result.latency.p50,
+    p90: result.latency.p90,
     p99: result.latency.p99,
     ok: result['2xx'],
     non2xx: result.non2xx,
