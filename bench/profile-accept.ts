@@ -45,6 +45,7 @@ try {
   const us0 = userSys();
   const { spawn } = await import('node:child_process');
   const perf = process.env.PERFJIT ? spawn('perf', ['record', '-k', '1', '-F', '499', '-g', '-p', String(server.child.process.pid), '-o', '/tmp/perf-accept.data'], { stdio: 'ignore' }) : undefined;
+  const strace = process.env.STRACE ? spawn('strace', ['-c', '-f', '-p', String(server.child.process.pid), '-o', '/tmp/strace-accept.txt'], { stdio: 'ignore' }) : undefined;
   const pgss = async (sqlText: string) => {
     const pg = (await import('pg')).default;
     const c = new pg.Client({ connectionString: 'postgres://postgres@127.0.0.1:5432/postgres' });
@@ -64,6 +65,10 @@ try {
     const rows = await pgss(`select calls, rows, round(total_exec_time::numeric,1) as exec_ms, round(total_plan_time::numeric,1) as plan_ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as q
       from pg_stat_statements where dbid = (select oid from pg_database where datname = 'parley_bench') order by total_exec_time + total_plan_time desc limit 8`);
     for (const r of rows) console.log(`${r.calls} calls ${r.rows} rows exec ${r.exec_ms} ms plan ${r.plan_ms} ms ${r.q}`);
+  }
+  if (strace) {
+    strace.kill('SIGINT');
+    await new Promise((resolve) => strace.once('exit', resolve));
   }
   if (perf) {
     perf.kill('SIGINT');

@@ -228,8 +228,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     messaging,
     adapters: metaAdapters,
     logger,
-    // PGlite has one connection: a second concurrent commit would only queue behind the first.
-    groupCommit: { maxInFlight: database.engine === 'pglite' ? 1 : 2 },
   });
   const clients = new ClientsService({ db });
   const channelsService = new ChannelsService({

@@ -4,6 +4,7 @@
  * Kysely instance type and the same LISTEN/NOTIFY facility, so nothing above this file knows
  * which engine runs.
  */
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import {
   CamelCasePlugin,
@@ -49,6 +50,34 @@ export interface OpenDatabaseOptions {
 }
 
 const INT8_OID = 20;
+
+/**
+ * A statement whose text starts with this comment is prepared once per connection on a PostgreSQL
+ * server (named after a hash of its text) and then only bound and executed: the server parses and
+ * plans it once instead of on every call. For hot statements with a bounded number of distinct
+ * texts; PGlite runs them as any other.
+ */
+export const PREPARED = '/* prepared */ ';
+/** Past this many prepared statements a connection runs further new texts unprepared. */
+export const MAX_PREPARED_PER_CONNECTION = 256;
+
+/** `pg.Client` that prepares the statements marked `PREPARED` (see above). */
+class PreparingClient extends pg.Client {
+  readonly #prepared = new Set<string>();
+
+  // pg's query() has many overloads; Kysely calls query(text, values), the one this handles.
+  override query(...args: unknown[]): never {
+    const [text, values] = args;
+    if (args.length === 2 && typeof text === 'string' && text.startsWith(PREPARED) && Array.isArray(values)) {
+      const name = `parley_${createHash('sha1').update(text).digest('base64url')}`;
+      if (this.#prepared.has(name) || this.#prepared.size < MAX_PREPARED_PER_CONNECTION) {
+        this.#prepared.add(name);
+        return (super.query as unknown as (config: pg.QueryConfig) => never).call(this, { name, text, values });
+      }
+    }
+    return (super.query as unknown as (...a: unknown[]) => never).apply(this, args);
+  }
+}
 
 type TextParser = (value: string) => unknown;
 
@@ -150,7 +179,7 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
   // Idle connections stay open for five minutes (pg's default closes them after ten seconds): a new
   // connection compiles and plans the hot-path functions again (migration 0005), which a burst
   // after a short lull would pay on every connection.
-  const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10, idleTimeoutMillis: 5 * 60_000 });
+  const pool = new pg.Pool({ ...clientConfig, Client: PreparingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 5 * 60_000 });
   pool.on('error', (error) => options.onError?.(error));
   const db = new Kysely<DB>({ dialect: currentSchemaIntrospection(new PostgresDialect({ pool })), ...kyselyOptions() });
   const listener = new PgListener(clientConfig, options.onError);

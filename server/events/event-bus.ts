@@ -10,7 +10,7 @@
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { Database, Db } from '../db/database';
+import { type Database, type Db, PREPARED } from '../db/database';
 import type { JobDefinition, JobPayloadInput } from '../jobs/define-job';
 import type { AnyDomainEvent, DomainEvent, DomainEventName, DomainEvents, PerformedBy } from './domain-events';
 
@@ -104,7 +104,7 @@ export class EventBus {
     if (events.length === 0) return;
     const at = new Date().toISOString();
     const stamped = events.map((e) => ({ ...e, at }));
-    await sql`select parley_publish(${JSON.stringify(stamped)}::jsonb, ${JSON.stringify(this.#subscriptions)}::jsonb, ${this.channel}, ${this.#jobChannel})`.execute(trx);
+    await sql`${sql.raw(PREPARED)}select parley_publish(${JSON.stringify(stamped)}::jsonb, ${JSON.stringify(this.#subscriptions)}::jsonb, ${this.channel}, ${this.#jobChannel})`.execute(trx);
   }
 
   /** Receives every event after commit, from this instance and every other one. */

@@ -11,7 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database';
+import { type Db, PREPARED } from '../../db/database';
 import type { AiMessageInfo, ChannelKind, ChannelStatus, ConversationStatus, HandledBy, Priority, SenderType } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
 import { hintOf, type JobCompletion } from '../../jobs/define-job';
@@ -111,7 +111,7 @@ export function contextFromJson(json: unknown): InboundContext | undefined {
 }
 
 async function loadInbound(db: Db, messageId: string): Promise<InboundContext | undefined> {
-  const { rows } = await sql<{ context: unknown }>`select parley_agent_context(${JSON.stringify({ messageId })}::jsonb) as context`.execute(db);
+  const { rows } = await sql<{ context: unknown }>`${sql.raw(PREPARED)}select parley_agent_context(${JSON.stringify({ messageId })}::jsonb) as context`.execute(db);
   return contextFromJson(rows[0]?.context ?? null);
 }
 

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conversations';
 import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
-import type { Db } from '../../db/database';
+import { type Db, PREPARED } from '../../db/database';
 import { HOT_PATH_ERRORS } from '../../db/migrations/0005-hot-paths';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
@@ -189,7 +189,7 @@ export class MessagingService {
     };
     let result: { results: RecordResult[]; claimed: ClaimedRow[] };
     try {
-      const { rows } = await sql<{ result: typeof result }>`select parley_record_inbound(${JSON.stringify(input)}::jsonb) as result`.execute(this.deps.db);
+      const { rows } = await sql<{ result: typeof result }>`${sql.raw(PREPARED)}select parley_record_inbound(${JSON.stringify(input)}::jsonb) as result`.execute(this.deps.db);
       if (!rows[0]) throw new Error('parley_record_inbound returned nothing');
       result = rows[0].result;
     } catch (error) {
@@ -425,7 +425,7 @@ export class MessagingService {
     type Result = { skipped: true } | { skipped?: undefined; message: unknown; claimed: ClaimedRow[]; channel: unknown; recipient: string };
     let result: Result;
     try {
-      const { rows } = await sql<{ result: Result }>`select parley_send_message(${JSON.stringify(payload)}::jsonb) as result`.execute(this.deps.db);
+      const { rows } = await sql<{ result: Result }>`${sql.raw(PREPARED)}select parley_send_message(${JSON.stringify(payload)}::jsonb) as result`.execute(this.deps.db);
       if (!rows[0]) throw new Error('parley_send_message returned nothing');
       result = rows[0].result;
     } catch (error) {
@@ -445,7 +445,7 @@ export class MessagingService {
   /** A conversation's new summary (the AI agent's), its event, and optionally the job done: one round trip. */
   async setConversationSummary(conversationId: string, summary: string, performedBy: PerformedBy, completeJob?: JobCompletion): Promise<void> {
     const payload = { conversationId, summary, at: new Date().toISOString(), performedBy, completeJob: completeJob ?? null, ...this.deps.events.publishContext };
-    await sql`select parley_set_conversation_summary(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
+    await sql`${sql.raw(PREPARED)}select parley_set_conversation_summary(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
   }
 
   /**
@@ -552,7 +552,7 @@ export class MessagingService {
     completeJob: JobCompletion | null;
   }): Promise<void> {
     const payload = { ...outcome, at: new Date().toISOString(), performedBy: { kind: 'system' }, ...this.deps.events.publishContext };
-    await sql`select parley_finish_send(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
+    await sql`${sql.raw(PREPARED)}select parley_finish_send(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
   }
 
   #statusChanges(status: DeliveryStatus, error?: { code: string; message: string }) {

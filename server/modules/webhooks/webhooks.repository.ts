@@ -1,5 +1,5 @@
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
-import type { Db } from '../../db/database';
+import { type Db, PREPARED } from '../../db/database';
 import type { InboundProvider } from '../../db/schema';
 
 export interface NewInboundEvent {
@@ -16,6 +16,8 @@ export interface PendingInboundEvent {
   channelIds: string[];
   body: string;
 }
+
+const PREPARED_UP_TO_ROWS = 64;
 
 /** Raw webhook deliveries (`inbound_events`): kept for audit and replay, processed by a job. */
 export class WebhooksRepository {
@@ -46,6 +48,9 @@ export class WebhooksRepository {
     // delivery rates building and transforming one node per row cost more than the rest of the
     // group commit. The tail's parameters come first ($1…), the rows' after them.
     const tail = then('stored').compile(this.db);
+    // Prepared on PostgreSQL up to this many rows (one text per row count and tail): the server
+    // then skips parsing and planning a statement of a few dozen parameters on every commit.
+    const prepared = events.length <= PREPARED_UP_TO_ROWS ? PREPARED : '';
     const params: unknown[] = [...tail.parameters];
     const values = events
       .map((e) => {
@@ -56,14 +61,14 @@ export class WebhooksRepository {
       .join(', ');
     if (!withEvents) {
       const result = await this.db.executeQuery<R>(
-        CompiledQuery.raw(`with stored as (insert into inbound_events (provider, channel_ids, body) values ${values} returning id) ${tail.sql}`, params),
+        CompiledQuery.raw(`${prepared}with stored as (insert into inbound_events (provider, channel_ids, body) values ${values} returning id) ${tail.sql}`, params),
       );
       return { rows: result.rows, events: null };
     }
     // (CamelCasePlugin maps the nested keys too: channel_ids arrives as channelIds.)
     const result = await this.db.executeQuery<{ then: R; events: PendingInboundEvent[] | null }>(
       CompiledQuery.raw(
-        `with stored as (insert into inbound_events (provider, channel_ids, body) values ${values} returning id, provider, channel_ids, body),
+        `${prepared}with stored as (insert into inbound_events (provider, channel_ids, body) values ${values} returning id, provider, channel_ids, body),
           done as (${tail.sql})
         select (select row_to_json(done) from done) as then,
           (select jsonb_agg(jsonb_build_object('id', id, 'provider', provider, 'channel_ids', channel_ids, 'body', body) order by id) from stored) as events`,

@@ -72,7 +72,10 @@ export class WebhooksService {
     this.secrets = new WebhookSecrets(deps.channels, this.#logger, deps.secrets);
     this.#batcher = new GroupCommit((events) => this.#store(events), {
       maxBatch: deps.groupCommit?.maxBatch ?? 500,
-      maxInFlight: deps.groupCommit?.maxInFlight ?? 2,
+      // One commit at a time on both engines: PGlite has one connection, so a second would only
+      // queue; on PostgreSQL what arrives during a commit makes the next batch bigger, which costs
+      // less CPU per delivery than two smaller commits in parallel (docs/BENCHMARKS.md).
+      maxInFlight: deps.groupCommit?.maxInFlight ?? 1,
     });
   }
 
