@@ -13,16 +13,19 @@ import { createRandom, type Random, shuffle } from './random';
 import { type LinearModel, linearScores, softmaxInPlace } from './linear';
 import { trainSoftmax } from './softmax';
 import { trainSvm } from './svm';
-import { extractFeatures, type FeatureCounts, hashStrings, tokenize } from './text';
+import { extractFeatures, type FeatureCounts, hashStrings, SpellingCorrector, type SpellingOptions, type TextFeatureOptions, tokenize } from './text';
 import { type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
 
 export type ClassifierKind = 'softmax' | 'svm';
 
-export type FeatureOptions = Omit<VectorizerOptions, 'idfPower'>;
+export type FeatureOptions = Omit<VectorizerOptions, 'idfPower' | 'wordBoundaries'>;
 
 export interface EmbeddedTrainOptions {
   seed: number;
-  /** Text features and their weighting; the idf's power is the classifier's (`idfPower`, `svm.idfPower`). */
+  /**
+   * Text features and their weighting; the idf's power is the classifier's (`idfPower`,
+   * `svm.idfPower`), question-boundary word n-grams and spelling normalisation are the SVMs' only.
+   */
   features: FeatureOptions;
   /**
    * The linear classifier: multinomial logistic regression ('softmax'), one-vs-rest squared-hinge
@@ -48,6 +51,10 @@ export interface EmbeddedTrainOptions {
     scale: number;
     /** The vectorizer's idf power for the SVMs (a damped idf). */
     idfPower: number;
+    /** Word n-grams also over start / end of question markers (see TextFeatureOptions). */
+    wordBoundaries: boolean;
+    /** Spelling normalisation of the word n-grams, learned from the knowledge base's questions (null = none); see SpellingCorrector. */
+    spelling: SpellingOptions | null;
   };
   /** Weight examples so every entry counts the same, however many questions it has. */
   classBalanced: boolean;
@@ -83,7 +90,7 @@ export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
   learningRate: 1,
   centroidInit: 0,
   idfPower: 1,
-  svm: { cost: 2, epochs: 10, scale: 10, idfPower: 0.5 },
+  svm: { cost: 2, epochs: 10, scale: 10, idfPower: 0.5, wordBoundaries: true, spelling: { rareAtMost: 1, commonAtLeast: 3, minLength: 4 } },
   classBalanced: true,
   augmentCopies: 0,
   calibration: { folds: 5, holdoutAbove: 3000, holdoutFraction: 0.2, prior: [1.1, 1, 1.5], priorStrength: 2, outOfScopeWeight: 0.2, outOfScopeCap: 20 },
@@ -205,12 +212,23 @@ class Classifier {
   }
 }
 
+/** A question's features, its words spelling-corrected if the model does that. */
+class Featurizer {
+  constructor(
+    private readonly options: TextFeatureOptions,
+    private readonly spelling: SpellingCorrector | null,
+  ) {}
+  get(text: string): FeatureCounts {
+    return extractFeatures(text, this.options, this.spelling);
+  }
+}
+
 class FeatureCache {
   private readonly cache = new Map<string, FeatureCounts>();
-  constructor(private readonly options: FeatureOptions) {}
+  constructor(private readonly featurizer: Featurizer) {}
   get(text: string): FeatureCounts {
     let counts = this.cache.get(text);
-    if (!counts) this.cache.set(text, (counts = extractFeatures(text, this.options)));
+    if (!counts) this.cache.set(text, (counts = this.featurizer.get(text)));
     return counts;
   }
 }
@@ -264,7 +282,18 @@ function fitClassifier(items: readonly Labelled[], classes: number, kind: Classi
 }
 
 function vectorizerOptions(kind: ClassifierKind, options: EmbeddedTrainOptions): VectorizerOptions {
-  return { ...options.features, idfPower: kind === 'svm' ? options.svm.idfPower : options.idfPower };
+  return { ...textOptions(kind, options), minDf: options.features.minDf, charWeight: options.features.charWeight, idfPower: kind === 'svm' ? options.svm.idfPower : options.idfPower };
+}
+
+function textOptions(kind: ClassifierKind, options: EmbeddedTrainOptions): TextFeatureOptions {
+  const { wordNgrams, charNgrams } = options.features;
+  return { wordNgrams, charNgrams, wordBoundaries: kind === 'svm' && options.svm.wordBoundaries };
+}
+
+/** The classifier's featurizer; its spelling corrector is learned from the questions themselves, so a loaded model rebuilds the same one. */
+function featurizerOf(kind: ClassifierKind, options: EmbeddedTrainOptions, items: readonly Labelled[]): Featurizer {
+  const spelling = kind === 'svm' && options.svm.spelling && items.length ? SpellingCorrector.fit(items.map((item) => item.text), options.svm.spelling) : null;
+  return new Featurizer(textOptions(kind, options), spelling);
 }
 
 function scaleOf(kind: ClassifierKind, options: EmbeddedTrainOptions): number {
@@ -345,6 +374,7 @@ export class EmbeddedModel {
     readonly labels: readonly string[],
     readonly questions: readonly (readonly string[])[],
     private readonly classifier: Classifier | null,
+    private readonly featurizer: Featurizer,
     readonly calibrator: Calibrator,
     readonly heldOut: HeldOutReport,
     readonly fingerprint: string,
@@ -353,7 +383,7 @@ export class EmbeddedModel {
   /** The most likely entry for a question, with its calibrated confidence; null when the model has no entries. */
   predict(text: string): EmbeddedPrediction | null {
     if (!this.classifier) return null;
-    const p = this.classifier.classifyCounts(extractFeatures(text, this.options.features));
+    const p = this.classifier.classifyCounts(this.featurizer.get(text));
     return {
       entryId: this.labels[p.label]!,
       confidence: confidenceOf({ logOdds: logOddsOf(p.probability), similarity: p.similarity }, this.calibrator),
@@ -403,21 +433,22 @@ function buildModel(
   saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport } | null,
 ): EmbeddedModel {
   const items: Labelled[] = questions.flatMap((qs, label) => qs.map((text) => ({ text, label })));
-  const features = new FeatureCache(options.features);
+  // Decided once for the whole knowledge base, so the calibration folds use the same classifier.
+  const kind = saved ? saved.state.linear.kind : classifierKind(options, items.length, labels.length);
+  const featurizer = featurizerOf(kind, options, items);
+  const features = new FeatureCache(featurizer);
   if (!labels.length) {
-    return new EmbeddedModel(options, labels, questions, null, { weights: [...options.calibration.prior] }, { questions: 0, outOfScopeQuestions: 0, accuracy: 0, calibrationError: 0 }, fingerprint);
+    return new EmbeddedModel(options, labels, questions, null, featurizer, { weights: [...options.calibration.prior] }, { questions: 0, outOfScopeQuestions: 0, accuracy: 0, calibrationError: 0 }, fingerprint);
   }
   if (saved) {
-    const { kind, weights, bias } = saved.state.linear;
+    const { weights, bias } = saved.state.linear;
     const vectorizer = new Vectorizer({ options: vectorizerOptions(kind, options), ...saved.state.vectorizer });
     const linear: LinearModel = { classes: labels.length, dimension: vectorizer.dimension, weights, bias };
     const examplesByClass: SparseVector[][] = Array.from({ length: labels.length }, () => []);
     for (const item of items) examplesByClass[item.label]!.push(vectorizer.transformCounts(features.get(item.text)));
     const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass);
-    return new EmbeddedModel(options, labels, questions, classifier, saved.calibrator, saved.heldOut, fingerprint);
+    return new EmbeddedModel(options, labels, questions, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint);
   }
-  // Decided once for the whole knowledge base, so the calibration folds use the same classifier.
-  const kind = classifierKind(options, items.length, labels.length);
   const samples = heldOutSamples(items, labels.length, kind, options, features);
   const calibrator = fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
   const inScope = samples.filter((s) => s.weight === undefined);
@@ -431,11 +462,15 @@ function buildModel(
     ),
   };
   const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed);
-  return new EmbeddedModel(options, labels, questions, classifier, calibrator, heldOut, fingerprint);
+  return new EmbeddedModel(options, labels, questions, classifier, featurizer, calibrator, heldOut, fingerprint);
 }
 
-/** v2: the linear model may be softmax or SVMs (`linear.kind`); v1 models are retrained from their entries. */
-const MODEL_FORMAT = 'parley.embedded.v2';
+/**
+ * v2: the linear model may be softmax or SVMs (`linear.kind`). v3: spelling normalisation and
+ * question-boundary word n-grams for the SVMs (`options.svm.spelling`, `options.svm.wordBoundaries`). Models of
+ * earlier formats are retrained from their entries.
+ */
+const MODEL_FORMAT = 'parley.embedded.v3';
 
 interface SavedState {
   vectorizer: { wordKeys: Uint32Array; charKeys: Uint32Array; idf: Float32Array };
@@ -456,7 +491,14 @@ const modelJson = z.object({
     learningRate: z.number().positive(),
     centroidInit: z.number().min(0),
     idfPower: z.number().min(0),
-    svm: z.object({ cost: z.number().positive(), epochs: z.number().int().min(1), scale: z.number().positive(), idfPower: z.number().min(0) }),
+    svm: z.object({
+      cost: z.number().positive(),
+      epochs: z.number().int().min(1),
+      scale: z.number().positive(),
+      idfPower: z.number().min(0),
+      wordBoundaries: z.boolean(),
+      spelling: z.object({ rareAtMost: z.number().int().min(0), commonAtLeast: z.number().int().min(1), minLength: z.number().int().min(1) }).nullable(),
+    }),
     classBalanced: z.boolean(),
     augmentCopies: z.number().int().min(0),
     calibration: z.object({

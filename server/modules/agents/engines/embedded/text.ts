@@ -1,6 +1,7 @@
 /**
  * Text → hashed n-gram counts for the embedded classifier: light normalisation, a light English
- * stemmer, word n-grams over stems and word-boundary-aware character n-grams over the surface
+ * stemmer, optional spelling normalisation learned from the training questions, word n-grams over
+ * stems and word-boundary-aware character n-grams over the surface
  * words. Features are 32-bit FNV-1a hashes (no strings are built per n-gram), so the vocabulary
  * serialises as a Uint32Array.
  */
@@ -10,6 +11,8 @@ export interface TextFeatureOptions {
   wordNgrams: [number, number];
   /** Character n-gram sizes inside " word " (padded with spaces), inclusive (e.g. [2, 5]). */
   charNgrams: [number, number];
+  /** Word n-grams (from bigrams on) also see a start and an end of question marker ("<s> why", "card </s>"). */
+  wordBoundaries: boolean;
 }
 
 /** Words so common in questions that their unigrams only add noise; they still count in bigrams and character n-grams. */
@@ -118,11 +121,17 @@ function cachedStem(word: string): string {
   return s;
 }
 
-export function extractFeatures(text: string, options: TextFeatureOptions): FeatureCounts {
+/** `spelling`, if given, corrects the words of the word n-grams; the character n-grams stay those of the text as written. */
+export function extractFeatures(text: string, options: TextFeatureOptions, spelling?: SpellingCorrector | null): FeatureCounts {
   const tokens = tokenize(text);
   const [wMin, wMax] = options.wordNgrams;
-  const stems = tokens.map(cachedStem);
-  const stemHashes = stems.map((s) => hashString(WORD_SEED, s));
+  const stems = tokens.map((token) => cachedStem(spelling ? spelling.word(token) : token));
+  // The markers are not words (no token is empty), and only n-grams from bigrams on contain them.
+  if (options.wordBoundaries && stems.length) {
+    stems.unshift('');
+    stems.push('');
+  }
+  const stemHashes = stems.map((s, i) => hashString(WORD_SEED, s || (i ? '</s>' : '<s>')));
   wordBuffer = grow(wordBuffer, stems.length * wMax);
   let nw = 0;
   for (let i = 0; i < stems.length; i++) {
@@ -132,7 +141,7 @@ export function extractFeatures(text: string, options: TextFeatureOptions): Feat
       h = Math.imul(h ^ stemHashes[i + n - 1]!, FNV_PRIME) >>> 0;
       h = Math.imul(h ^ 0x20, FNV_PRIME) >>> 0;
       if (n < wMin) continue;
-      if (n === 1 && STOP_WORDS.has(stems[i]!)) continue;
+      if (n === 1 && (STOP_WORDS.has(stems[i]!) || !stems[i])) continue;
       wordBuffer[nw++] = h;
     }
   }
@@ -166,4 +175,73 @@ export function hashStrings(parts: readonly string[]): string {
     b = Math.imul(b ^ 0x1e, FNV_PRIME) >>> 0;
   }
   return `${a.toString(16).padStart(8, '0')}${b.toString(16).padStart(8, '0')}`;
+}
+
+export interface SpellingOptions {
+  /** A word seen at most this many times in the training questions (0 = unseen) may be a misspelling… */
+  rareAtMost: number;
+  /** …of the most frequent word one edit away that is seen at least this many times. */
+  commonAtLeast: number;
+  /** Shorter words and words with digits are left alone. */
+  minLength: number;
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Every string one Damerau edit (deletion, adjacent transposition, substitution, insertion of a–z) away. */
+function editsOne(w: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i <= w.length; i++) {
+    const head = w.slice(0, i);
+    if (i < w.length) out.push(head + w.slice(i + 1));
+    if (i < w.length - 1) out.push(head + w[i + 1]! + w[i]! + w.slice(i + 2));
+    for (const ch of LETTERS) {
+      if (i < w.length && ch !== w[i]) out.push(head + ch + w.slice(i + 1));
+      out.push(head + ch + w.slice(i));
+    }
+  }
+  return out;
+}
+
+/**
+ * Spelling normalisation learned from the training questions only: a rare or unseen word
+ * ("trasfer", "recieving") becomes the most frequent training word one edit away ("transfer",
+ * "receiving"), if that word is common. Applied to the word n-grams of training and incoming
+ * questions alike, so misspellings share the word features of the word they stand for (the
+ * character n-grams already overlap).
+ */
+export class SpellingCorrector {
+  private readonly memo = new Map<string, string>();
+
+  private constructor(
+    private readonly counts: ReadonlyMap<string, number>,
+    private readonly options: SpellingOptions,
+  ) {}
+
+  static fit(texts: readonly string[], options: SpellingOptions): SpellingCorrector {
+    const counts = new Map<string, number>();
+    for (const text of texts) for (const word of tokenize(text)) counts.set(word, (counts.get(word) ?? 0) + 1);
+    return new SpellingCorrector(counts, options);
+  }
+
+  /** A word as `tokenize` gives it, corrected (or as it is). */
+  word(word: string): string {
+    let fixed = this.memo.get(word);
+    if (fixed !== undefined) return fixed;
+    fixed = word;
+    const { rareAtMost, commonAtLeast, minLength } = this.options;
+    if (word.length >= minLength && (this.counts.get(word) ?? 0) <= rareAtMost && !/\d/u.test(word)) {
+      let best = 0;
+      for (const candidate of editsOne(word)) {
+        const n = this.counts.get(candidate) ?? 0;
+        if (n >= commonAtLeast && n > best) {
+          best = n;
+          fixed = candidate;
+        }
+      }
+    }
+    if (this.memo.size > 50_000) this.memo.clear();
+    this.memo.set(word, fixed);
+    return fixed;
+  }
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Vectorizer, type VectorizerOptions } from './vectorizer';
 
 const TEXTS = ['card arrived', 'card declined', 'card lost', 'refund please'];
-const options = (idfPower: number): VectorizerOptions => ({ wordNgrams: [1, 1], charNgrams: [3, 3], minDf: 1, charWeight: 0, idfPower });
+const options = (idfPower: number): VectorizerOptions => ({ wordNgrams: [1, 1], charNgrams: [3, 3], wordBoundaries: false, minDf: 1, charWeight: 0, idfPower });
 
 /** Value of each word feature of "card refund" (one common word, one rare), by feature index. */
 function wordValues(idfPower: number): { common: number; rare: number } {
