@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { load } from './lib/load';
+import { loadPrebuilt, rawRequest } from './lib/load';
 import { connectWhatsApp, cpuMeter, type EngineName, settle, startParley } from './lib/parley';
 import { prepareTree } from './lib/tree';
 import { deliveryFactory } from './lib/whatsapp';
@@ -26,18 +26,11 @@ try {
   const next = deliveryFactory({ phoneNumberId: channel.phoneNumberId, appSecret: channel.appSecret, customers: 500, run: Date.now().toString(36) });
   let seq = 0;
   const ring = process.env.RING ? Array.from({ length: Number(process.env.RING) }, () => next(seq++)) : null;
-  const requests = [
-    {
-      method: 'POST' as const,
-      path: '/webhooks/whatsapp',
-      setupRequest: (request: object) => {
-        const d = ring ? ring[seq++ % ring.length]! : next(seq++);
-        return { ...request, method: 'POST' as const, path: '/webhooks/whatsapp', headers: d.headers, body: d.body };
-      },
-    },
-  ];
   const url = `${server.url}/webhooks/whatsapp`;
-  await load({ url, connections: 50, durationSeconds: 2, requests });
+  const requestOf = (d: ReturnType<typeof next>) => ({ bytes: rawRequest(url, 'POST', '/webhooks/whatsapp', d.headers, d.body) });
+  const prebuilt = ring?.map(requestOf);
+  const nextRequest = () => (prebuilt ? prebuilt[seq++ % prebuilt.length]! : requestOf(next(seq++)));
+  await loadPrebuilt({ url, connections: 50, durationSeconds: 2, next: nextRequest });
   const userSys = () => {
     const f = fs.readFileSync(`/proc/${server.child.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
     return [Number(f[11]) * 10, Number(f[12]) * 10] as const;
@@ -57,7 +50,7 @@ try {
   if (process.env.PGSS) await pgss('select pg_stat_statements_reset()');
   const meter = cpuMeter(server);
   const self0 = process.cpuUsage();
-  const r = await load({ url, connections: 50, durationSeconds: 10, requests });
+  const r = await loadPrebuilt({ url, connections: 50, durationSeconds: 10, next: nextRequest });
   const cpu = meter();
   const self = process.cpuUsage(self0);
   const us1 = userSys();

@@ -8,7 +8,7 @@
 import path from 'node:path';
 import { sql } from 'kysely';
 import type { BenchContext, BenchGroup } from './lib/context';
-import { describe, load, type LoadResult } from './lib/load';
+import { describe, load, loadPrebuilt, type LoadResult, type PrebuiltRequest, rawRequest } from './lib/load';
 import { connectWhatsApp, cpuMeter, type EngineName, type ParleyServer, settle, signInAdmin, startParley, unreadCount } from './lib/parley';
 import { freePort, LOOPBACK, spawnNode, waitFor200 } from './lib/process';
 import type { GroupReporter } from './lib/report';
@@ -142,30 +142,23 @@ export async function measureAccept(tree: BuiltTree, options: AcceptOptions, rep
     await settle(server); // start-up work (the demo agent's training) out of the way
     acked.push(firstDelivery.id);
 
-    const prebuilt = Array.from({ length: PREBUILT_PER_SECOND * (WARMUP_S + DURATION_S) }, () => next(seq++));
-    let sent = 0;
-    const requests = [
-      {
-        method: 'POST' as const,
-        path: '/webhooks/whatsapp',
-        setupRequest: (request: object, context: object) => {
-          // Past the prebuilt ones (faster than PREBUILT_PER_SECOND), signed now.
-          const delivery = prebuilt[sent] ?? next(seq++);
-          sent += 1;
-          (context as { id?: string }).id = delivery.id;
-          return { ...request, method: 'POST' as const, path: '/webhooks/whatsapp', headers: delivery.headers, body: delivery.body };
-        },
-        onResponse: (status: number, _body: string, context: object) => {
-          if (status === 200) acked.push((context as { id: string }).id);
-          else refused.set(status, (refused.get(status) ?? 0) + 1);
-        },
-      },
-    ];
     const url = `${server.url}/webhooks/whatsapp`;
-    await load({ url, connections: CONNECTIONS, durationSeconds: WARMUP_S, requests });
+    // The exact bytes of each request, signed and built before the load (see PREBUILT_PER_SECOND).
+    const requestOf = (delivery: Delivery): PrebuiltRequest => ({
+      bytes: rawRequest(url, 'POST', '/webhooks/whatsapp', delivery.headers, delivery.body),
+      onResponse: (status) => {
+        if (status === 200) acked.push(delivery.id);
+        else refused.set(status, (refused.get(status) ?? 0) + 1);
+      },
+    });
+    const prebuilt = Array.from({ length: PREBUILT_PER_SECOND * (WARMUP_S + DURATION_S) }, () => requestOf(next(seq++)));
+    let sent = 0;
+    // Past the prebuilt ones (faster than PREBUILT_PER_SECOND), signed now.
+    const nextRequest = () => prebuilt[sent++] ?? requestOf(next(seq++));
+    await loadPrebuilt({ url, connections: CONNECTIONS, durationSeconds: WARMUP_S, next: nextRequest });
     const loadStarted = performance.now();
     const meter = cpuMeter(server);
-    const result = await load({ url, connections: CONNECTIONS, durationSeconds: DURATION_S, requests });
+    const result = await loadPrebuilt({ url, connections: CONNECTIONS, durationSeconds: DURATION_S, next: nextRequest });
     const cpu = meter();
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     report.progress(`${options.engine}${options.webOnly ? ' web-only' : ''}: ${describe(result)}; ${acked.length} acknowledged in all`);
@@ -252,7 +245,7 @@ export const webhooks: BenchGroup = {
   title: 'Webhook accept rate',
   method: [
     'The real server (`node scripts/start.mjs` in the built copy, LOG_LEVEL=warn — no request log, as the baseline has none; otherwise the defaults: JOB_CONCURRENCY=8, pool of 10 on PostgreSQL) on a fresh database; a client and a WhatsApp channel created with `npm run parley -- clients:create` and `channels:create`.',
-    `Load: autocannon in the bench process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s, POST /webhooks/whatsapp. Every request is a different delivery, signed before the load (${num(PREBUILT_PER_SECOND)} per second of load prepared; building them during it took the load generator, on the same two cores, three times autocannon's own CPU per request): a full Cloud API envelope built from the shared fixtures (${TEMPLATE_NAMES.join(', ')}; partial ones wrapped into the envelope) with the channel's phone number id, a distinct \`wamid\`, one of ${CUSTOMERS} customers and the current timestamp, signed \`X-Hub-Signature-256: sha256=<HMAC of the exact bytes with the app secret>\`. req/s counts 200 answers only; before the load one wrongly signed delivery must get 401 and one signed delivery 200.`,
+    `Load: autocannon in the bench process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up then ${DURATION_S} s, POST /webhooks/whatsapp. Every request is a different delivery, signed and turned into the request's bytes before the load (${num(PREBUILT_PER_SECOND)} per second of load prepared; signing them during it took the load generator, on the same two cores, three times autocannon's own CPU per request) and handed to autocannon's connections as those bytes (\`loadPrebuilt\` in bench/lib/load.ts — autocannon's own way to vary requests, \`setupRequest\`, runs its request builder for every request, about 14 µs of the generator's CPU each, while the baseline's fixed request is built once; the bytes are the same, bench/lib/load.test.ts compares them): a full Cloud API envelope built from the shared fixtures (${TEMPLATE_NAMES.join(', ')}; partial ones wrapped into the envelope) with the channel's phone number id, a distinct \`wamid\`, one of ${CUSTOMERS} customers and the current timestamp, signed \`X-Hub-Signature-256: sha256=<HMAC of the exact bytes with the app secret>\`. req/s counts 200 answers only; before the load one wrongly signed delivery must get 401 and one signed delivery 200.`,
     'Checked after every run (the server stopped, its database opened by the bench): each acknowledged delivery is a row of inbound_events (found by its message id in the raw body) and, once the jobs have finished, a message. A run that acknowledged something it did not store is an ERROR, not a figure.',
     '"Processing in the same instance": the default deployment — the processing jobs (parse, store the message, conversation, events, and whatever subscribes to new messages, e.g. the AI agent\'s inbound job) run in the accepting process while the load runs and compete for the same two cores; after the load the bench waits for them to finish. "Web-only": JOB_CONCURRENCY=0 (README: an instance that accepts and queues for the instances that run jobs) — what accepting alone costs; its backlog is only checked to be stored. The goals are checked on the first; on PGlite a web-only process is the only one that may open the data directory, so its backlog would wait for its next start with workers.',
     'Baseline: the bare Fastify hello-world route (bench/fixtures/hello-fastify.mjs) in its own process, same connections and duration. autocannon shares the two cores with the server (and with PostgreSQL): compare within one run.',
