@@ -68,8 +68,16 @@ export class WebhookSecrets {
   }
 
   async groups(kind: ChannelKind): Promise<SecretGroup[]> {
+    return this.peek(kind) ?? (await this.#load(kind)).groups;
+  }
+
+  /**
+   * The kind's groups as loaded, without waiting: undefined before the first load. A stale list
+   * is returned too and starts a reload, as `groups()` does.
+   */
+  peek(kind: ChannelKind): SecretGroup[] | undefined {
     const entry = this.#entries.get(kind);
-    if (!entry) return (await this.#load(kind)).groups;
+    if (!entry) return undefined;
     if (Date.now() - entry.loadedAt > this.#maxAgeMs) {
       this.#load(kind).catch((error: unknown) => this.#logger.error({ err: error, kind }, 'reloading webhook secrets failed'));
     }

@@ -46,53 +46,70 @@ export function errorAnswer(error: unknown, log: Pick<Logger, 'error' | 'info'>)
 }
 
 /** One delivery: 200 once it is stored, else the error's answer. */
-export async function answerDelivery(
+export function answerDelivery(
   webhooks: WebhooksService,
   kind: MetaKind,
   raw: Buffer,
   signature: string | undefined,
   log: Pick<Logger, 'error' | 'info' | 'warn'>,
 ): Promise<WebhookAnswer> {
+  let stored: Promise<unknown>;
   try {
-    await webhooks.ingest(kind, raw, signature, log);
-    return RECEIVED_ANSWER;
+    stored = webhooks.ingest(kind, raw, signature, log);
   } catch (error) {
-    return errorAnswer(error, log);
+    return Promise.resolve(errorAnswer(error, log));
   }
+  return stored.then(
+    () => RECEIVED_ANSWER,
+    (error: unknown) => errorAnswer(error, log),
+  );
 }
 
-/** The request body, or undefined once it exceeded `limit` (the answer is then sent). */
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      resolve('too-large');
-      request.resume();
+/**
+ * Reads the request body and calls `done` once: with the bytes, with 'too-large' as soon as it
+ * exceeds `limit` (declared or counted), or with the connection's error.
+ */
+function readBody(request: IncomingMessage, limit: number, done: (error: Error | null, body?: Buffer | 'too-large') => void): void {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    request.resume();
+    done(null, 'too-large');
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  request.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    size += chunk.length;
+    if (size > limit) {
+      finished = true;
+      done(null, 'too-large');
       return;
     }
-    request.on('data', (chunk: Buffer) => {
-      if (tooLarge) return;
-      size += chunk.length;
-      if (size > limit) {
-        tooLarge = true;
-        resolve('too-large');
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => {
-      if (!tooLarge) resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
-    });
-    request.on('error', reject);
+    chunks.push(chunk);
+  });
+  request.on('end', () => {
+    if (finished) return;
+    finished = true;
+    done(null, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size));
+  });
+  request.on('error', (error) => {
+    if (finished) return;
+    finished = true;
+    done(error);
   });
 }
 
-function send(response: ServerResponse, answer: WebhookAnswer): void {
-  response.writeHead(answer.status, answer.headers);
-  response.end(answer.body);
+/** Writes the answer; a connection that went away meanwhile is only noted. */
+function send(response: ServerResponse, answer: WebhookAnswer, log: Pick<Logger, 'info'>): void {
+  try {
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body);
+  } catch (error) {
+    log.info({ err: error }, 'webhook answer not sent');
+    response.destroy();
+  }
 }
 
 export type WebhookFastPath = (request: IncomingMessage, response: ServerResponse) => boolean;
@@ -114,19 +131,19 @@ export function createWebhookFastPath(webhooks: WebhooksService, logger: Logger)
     const kind = kinds.get(query === -1 ? request.url : request.url.slice(0, query));
     if (!kind) return false;
     const header = request.headers['x-hub-signature-256'];
-    readBody(request, META_BODY_LIMIT)
-      .then(async (raw) => {
-        if (raw === 'too-large') {
-          send(response, errorAnswer(new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'), log));
-          return;
-        }
-        send(response, await answerDelivery(webhooks, kind, raw, typeof header === 'string' ? header : undefined, log));
-      })
-      .catch((error: unknown) => {
+    readBody(request, META_BODY_LIMIT, (error, raw) => {
+      if (error || raw === undefined) {
         // The connection failed while the body was read: nothing was stored, nobody to answer.
         log.info({ err: error }, 'webhook delivery aborted');
         if (!response.headersSent) response.destroy();
-      });
+        return;
+      }
+      if (raw === 'too-large') {
+        send(response, errorAnswer(new AppError('PAYLOAD_TOO_LARGE', 'Request body is too large'), log), log);
+        return;
+      }
+      void answerDelivery(webhooks, kind, raw, typeof header === 'string' ? header : undefined, log).then((answer) => send(response, answer, log));
+    });
     return true;
   };
 }

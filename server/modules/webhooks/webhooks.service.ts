@@ -18,7 +18,7 @@ import type { InboundMessageInput, MessagingService } from '../conversations/mes
 import { DeliveryPressure } from './delivery-pressure';
 import { GroupCommit, type GroupCommitOptions } from './group-commit';
 import { processInboundJob } from './process-inbound.job';
-import { isWellFormedSignature, matchSignature, WebhookSecrets, type WebhookSecretsOptions } from './webhook-secrets';
+import { isWellFormedSignature, matchSignature, type SecretGroup, WebhookSecrets, type WebhookSecretsOptions } from './webhook-secrets';
 import type { NewInboundEvent, PendingInboundEvent, WebhooksRepository } from './webhooks.repository';
 
 export type MetaKind = MetaChannelAdapter['kind'];
@@ -56,6 +56,9 @@ function isDataError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/u.test(code);
 }
+
+const STORED = Object.freeze({ stored: true });
+const NOT_STORED = Object.freeze({ stored: false });
 
 export class WebhooksService {
   readonly secrets: WebhookSecrets;
@@ -98,15 +101,32 @@ export class WebhooksService {
    * (answered 200 so Meta does not retry it). Throws UNAUTHENTICATED for a missing or wrong
    * signature — before the body is parsed — and VALIDATION_ERROR for a signed body that is not JSON.
    */
-  async ingest(kind: MetaKind, raw: Buffer, signature: string | undefined, log: Pick<Logger, 'warn'> = this.#logger): Promise<{ stored: boolean }> {
-    const adapter = this.#adapter(kind);
+  ingest(kind: MetaKind, raw: Buffer, signature: string | undefined, log: Pick<Logger, 'warn'> = this.#logger): Promise<{ stored: boolean }> {
+    // The common case without a turn of the event loop in between: the secrets are in memory and
+    // one of them signed the body (a delivery can arrive thousands of times a second).
+    const groups = this.secrets.peek(kind);
+    const group = groups && matchSignature(raw, signature, groups);
+    if (!group) return this.#ingestAfterLoading(kind, raw, signature, log);
+    try {
+      return this.#acceptVerified(kind, raw, group, log);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  async #ingestAfterLoading(kind: MetaKind, raw: Buffer, signature: string | undefined, log: Pick<Logger, 'warn'>): Promise<{ stored: boolean }> {
     let group = matchSignature(raw, signature, await this.secrets.groups(kind));
     // A new channel or a rotated secret: look again once (rate-limited inside reload()).
     if (!group && isWellFormedSignature(signature) && (await this.secrets.reload(kind))) {
       group = matchSignature(raw, signature, await this.secrets.groups(kind));
     }
     if (!group) throw new AppError('UNAUTHENTICATED', 'Missing or invalid X-Hub-Signature-256');
+    return this.#acceptVerified(kind, raw, group, log);
+  }
 
+  /** A verified delivery: parsed, its channels found, stored by the group commit (resolves once committed). */
+  #acceptVerified(kind: MetaKind, raw: Buffer, group: SecretGroup, log: Pick<Logger, 'warn'>): Promise<{ stored: boolean }> {
+    const adapter = this.#adapter(kind);
     const text = raw.toString('utf8');
     let body: unknown;
     try {
@@ -117,21 +137,26 @@ export class WebhooksService {
     const object = (body as { object?: unknown } | null)?.object;
     if (object !== undefined && object !== adapter.webhookObject) {
       log.warn({ kind, object }, 'webhook delivery for another platform ignored');
-      return { stored: false };
+      return Promise.resolve(NOT_STORED);
     }
     const externalIds = adapter.channelIdsOf(body);
     const channelIds = [...new Set(externalIds.flatMap((id) => group.channels.get(id) ?? []))];
     if (channelIds.length === 0) {
       log.warn({ kind, externalIds: externalIds.slice(0, 10) }, 'webhook delivery for no known channel of the signing app ignored');
-      return { stored: false };
+      return Promise.resolve(NOT_STORED);
     }
-    this.#pressure.storing();
-    try {
-      await this.#batcher.add({ provider: kind, channelIds, body: text });
-    } finally {
-      this.#pressure.stored();
-    }
-    return { stored: true };
+    const pressure = this.#pressure;
+    pressure.storing();
+    return this.#batcher.add({ provider: kind, channelIds, body: text }).then(
+      () => {
+        pressure.stored();
+        return STORED;
+      },
+      (error: unknown) => {
+        pressure.stored();
+        throw error;
+      },
+    );
   }
 
   /** Whether processing should wait for accepting to catch up (`DeliveryPressure`); the job queue's pause. */
