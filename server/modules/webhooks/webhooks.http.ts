@@ -53,13 +53,8 @@ export function answerDelivery(
   signature: string | undefined,
   log: Pick<Logger, 'error' | 'info' | 'warn'>,
 ): Promise<WebhookAnswer> {
-  let stored: Promise<unknown>;
-  try {
-    stored = webhooks.ingest(kind, raw, signature, log);
-  } catch (error) {
-    return Promise.resolve(errorAnswer(error, log));
-  }
-  return stored.then(
+  // ingest() reports every failure through its promise.
+  return webhooks.ingest(kind, raw, signature, log).then(
     () => RECEIVED_ANSWER,
     (error: unknown) => errorAnswer(error, log),
   );

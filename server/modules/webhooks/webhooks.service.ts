@@ -104,14 +104,15 @@ export class WebhooksService {
   ingest(kind: MetaKind, raw: Buffer, signature: string | undefined, log: Pick<Logger, 'warn'> = this.#logger): Promise<{ stored: boolean }> {
     // The common case without a turn of the event loop in between: the secrets are in memory and
     // one of them signed the body (a delivery can arrive thousands of times a second).
-    const groups = this.secrets.peek(kind);
-    const group = groups && matchSignature(raw, signature, groups);
-    if (!group) return this.#ingestAfterLoading(kind, raw, signature, log);
+    // Every failure is reported through the promise (answerDelivery relies on it).
     try {
-      return this.#acceptVerified(kind, raw, group, log);
+      const groups = this.secrets.peek(kind);
+      const group = groups && matchSignature(raw, signature, groups);
+      if (group) return this.#acceptVerified(kind, raw, group, log);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
+    return this.#ingestAfterLoading(kind, raw, signature, log);
   }
 
   async #ingestAfterLoading(kind: MetaKind, raw: Buffer, signature: string | undefined, log: Pick<Logger, 'warn'>): Promise<{ stored: boolean }> {
