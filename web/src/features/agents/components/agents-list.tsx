@@ -1,4 +1,4 @@
-import { Bot, CircleGauge, MessageSquareReply, Search, Settings2, UserRoundCheck, type LucideIcon } from 'lucide-react';
+import { Bot, CircleGauge, MessageSquareReply, Settings2, UserRoundCheck, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import type { AgentView } from '@common/api/agents';
@@ -7,7 +7,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { errorMessage } from '@/lib/api-client';
@@ -93,17 +93,13 @@ export function AgentsList({ role }: { role: Role }) {
         <Figure label="Average confidence" value={formatPercent(overallConfidence(all))} icon={CircleGauge} />
       </section>
 
-      <div className="relative sm:w-72">
-        <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-        <Input
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          placeholder="Search by client or agent..."
-          aria-label="Search agents"
-          className="pl-8"
-        />
-      </div>
+      <SearchInput
+        wrapperClassName="sm:w-72"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        placeholder="Search by client or agent..."
+        aria-label="Search agents"
+      />
 
       <Card className="py-2">
         <CardContent className="px-2">

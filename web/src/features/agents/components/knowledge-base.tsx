@@ -1,12 +1,12 @@
-import { BookOpen, Download, ExternalLink, FileQuestion, Search } from 'lucide-react';
-import { useState } from 'react';
+import { BookOpen, Download, ExternalLink, FileQuestion } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
 import { toast } from 'sonner';
 import type { KnowledgeView } from '@common/api/agents';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -25,21 +25,36 @@ function count(shown: number, total: number, searching: boolean): string {
   return searching && shown !== total ? `${shown} of ${total}` : String(total);
 }
 
+/** The column headings of a knowledge table, and an unlabelled actions column for editors. */
+function KnowledgeTableHeader({ columns, canEdit }: { columns: string[]; canEdit: boolean }) {
+  return (
+    <TableHeader>
+      <TableRow>
+        {columns.map((column) => (
+          <TableHead key={column}>{column}</TableHead>
+        ))}
+        {canEdit ? (
+          <TableHead>
+            <span className="sr-only">Actions</span>
+          </TableHead>
+        ) : null}
+      </TableRow>
+    </TableHeader>
+  );
+}
+
+function ActionsCell({ children }: { children: ReactNode }) {
+  return (
+    <TableCell className="text-right align-top">
+      <div className="flex justify-end gap-1">{children}</div>
+    </TableCell>
+  );
+}
+
 function EntriesTable({ clientId, data, canEdit }: { clientId: string; data: KnowledgeView; canEdit: boolean }) {
   return (
     <Table aria-label="FAQ entries">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Questions</TableHead>
-          <TableHead>Answer</TableHead>
-          <TableHead>Updated</TableHead>
-          {canEdit ? (
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          ) : null}
-        </TableRow>
-      </TableHeader>
+      <KnowledgeTableHeader columns={['Questions', 'Answer', 'Updated']} canEdit={canEdit} />
       <TableBody>
         {data.entries.map((entry) => {
           const [first = '', ...more] = entry.questions;
@@ -64,12 +79,10 @@ function EntriesTable({ clientId, data, canEdit }: { clientId: string; data: Kno
               </TableCell>
               <TableCell className="align-top text-sm text-muted-foreground">{formatRelative(entry.updatedAt)}</TableCell>
               {canEdit ? (
-                <TableCell className="text-right align-top">
-                  <div className="flex justify-end gap-1">
-                    <EntryDialog clientId={clientId} entry={entry} />
-                    <DeleteKnowledgeButton clientId={clientId} kind="entry" id={entry.id} name={first} />
-                  </div>
-                </TableCell>
+                <ActionsCell>
+                  <EntryDialog clientId={clientId} entry={entry} />
+                  <DeleteKnowledgeButton clientId={clientId} kind="entry" id={entry.id} name={first} />
+                </ActionsCell>
               ) : null}
             </TableRow>
           );
@@ -82,18 +95,7 @@ function EntriesTable({ clientId, data, canEdit }: { clientId: string; data: Kno
 function ArticlesTable({ clientId, data, canEdit }: { clientId: string; data: KnowledgeView; canEdit: boolean }) {
   return (
     <Table aria-label="Articles">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Title</TableHead>
-          <TableHead>Text</TableHead>
-          <TableHead>Updated</TableHead>
-          {canEdit ? (
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
-          ) : null}
-        </TableRow>
-      </TableHeader>
+      <KnowledgeTableHeader columns={['Title', 'Text', 'Updated']} canEdit={canEdit} />
       <TableBody>
         {data.articles.map((article) => (
           <TableRow key={article.id}>
@@ -103,12 +105,10 @@ function ArticlesTable({ clientId, data, canEdit }: { clientId: string; data: Kn
             </TableCell>
             <TableCell className="align-top text-sm text-muted-foreground">{formatRelative(article.updatedAt)}</TableCell>
             {canEdit ? (
-              <TableCell className="text-right align-top">
-                <div className="flex justify-end gap-1">
-                  <ArticleDialog clientId={clientId} article={article} />
-                  <DeleteKnowledgeButton clientId={clientId} kind="article" id={article.id} name={article.title} />
-                </div>
-              </TableCell>
+              <ActionsCell>
+                <ArticleDialog clientId={clientId} article={article} />
+                <DeleteKnowledgeButton clientId={clientId} kind="article" id={article.id} name={article.title} />
+              </ActionsCell>
             ) : null}
           </TableRow>
         ))}
@@ -154,18 +154,14 @@ export function KnowledgeBase({ clientId, clientName, canEdit }: { clientId: str
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center gap-2">
-        <div className="relative min-w-0 flex-1 basis-60">
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search questions, answers and articles..."
-            aria-label="Search the knowledge base"
-            className="pl-8"
-            maxLength={200}
-          />
-        </div>
+        <SearchInput
+          wrapperClassName="min-w-0 flex-1 basis-60"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Search questions, answers and articles..."
+          aria-label="Search the knowledge base"
+          maxLength={200}
+        />
         <div className="flex flex-wrap gap-2">
           {canEdit ? (
             <>

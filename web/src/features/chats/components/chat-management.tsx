@@ -1,9 +1,9 @@
-import { ArrowLeft, MessagesSquare, Search } from 'lucide-react';
+import { ArrowLeft, MessagesSquare } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -53,17 +53,12 @@ export function ChatManagement({ userId }: { userId: string }) {
           <Counter label="Total" value={all.data?.total} />
           <Counter label="Unread" value={all.data?.unread} />
         </dl>
-        <div className="relative">
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search by name or company..."
-            aria-label="Search chats"
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Search by name or company..."
+          aria-label="Search chats"
+        />
         <Tabs value={tab} onValueChange={(value) => setTab(value as ChatsFilter['tab'])} className="gap-0">
           <TabsList className="w-full">
             {TABS.map((t) => (

@@ -1,4 +1,4 @@
-import { Building2, Filter, MessagesSquare, Search, UserCheck, UserX, type LucideIcon } from 'lucide-react';
+import { Building2, Filter, MessagesSquare, UserCheck, UserX, type LucideIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import type { ClientView } from '@common/api/channels';
@@ -17,7 +17,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -178,17 +178,13 @@ export function ClientsDirectory({ role, view }: { role: Role; view: 'cards' | '
       </section>
 
       <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-        <div className="relative lg:w-80">
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            value={query.search}
-            onChange={(event) => update({ search: event.target.value })}
-            placeholder="Search clients..."
-            aria-label="Search clients"
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          wrapperClassName="lg:w-80"
+          value={query.search}
+          onChange={(event) => update({ search: event.target.value })}
+          placeholder="Search clients..."
+          aria-label="Search clients"
+        />
         <Tabs value={query.tab} onValueChange={(value) => update({ tab: value as ClientTab })}>
           <TabsList>
             {TABS.map((tab) => (

@@ -1,4 +1,4 @@
-import { AlertTriangle, MessagesSquare, Search, UserRound } from 'lucide-react';
+import { AlertTriangle, MessagesSquare, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import type { ConversationView } from '@common/api/conversations';
@@ -6,7 +6,7 @@ import { PlatformDot } from '@/components/platform-dot';
 import { Avatar, AvatarFallback, initialsOf } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-client';
@@ -105,17 +105,12 @@ export function ConversationList({
   return (
     <section aria-label="Conversations" className="flex min-h-0 flex-1 flex-col gap-3 rounded-xl border bg-card p-3">
       {startDialog}
-      <div className="relative">
-        <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-        <Input
-          type="search"
-          value={search}
-          onChange={(event) => onSearchChange(event.target.value)}
-          placeholder="Search conversations..."
-          aria-label="Search conversations"
-          className="pl-8"
-        />
-      </div>
+      <SearchInput
+        value={search}
+        onChange={(event) => onSearchChange(event.target.value)}
+        placeholder="Search conversations..."
+        aria-label="Search conversations"
+      />
       <Tabs value={tab} onValueChange={(value) => onTabChange(value as ConversationListTab)} className="gap-0">
         <TabsList className="w-full">
           {CONVERSATION_TABS.map((t) => (

@@ -1,4 +1,4 @@
-import { CheckCheck, Download, Inbox, List, MoreVertical, Search } from 'lucide-react';
+import { CheckCheck, Download, Inbox, List, MoreVertical } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { toast } from 'sonner';
@@ -15,7 +15,7 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { useLiveInbox } from '@/hooks/use-live-messaging';
@@ -137,17 +137,12 @@ export function InboxWidget() {
             high
           </Button>
         </div>
-        <div className="relative">
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search messages..."
-            aria-label="Search messages"
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Search messages..."
+          aria-label="Search messages"
+        />
         <div className="max-h-[500px] overflow-y-auto pr-1">
           {messages.isPending ? (
             <div className="grid gap-2">

@@ -1,4 +1,4 @@
-import { Check, MessageSquare, Search } from 'lucide-react';
+import { Check, MessageSquare } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
@@ -9,7 +9,7 @@ import { PriorityBadge } from '@/components/priority-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -73,17 +73,13 @@ export function MessagesPage() {
   return (
     <div className="grid gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-        <div className="relative sm:w-80">
-          <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Search messages..."
-            aria-label="Search messages"
-            className="pl-8"
-          />
-        </div>
+        <SearchInput
+          wrapperClassName="sm:w-80"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Search messages..."
+          aria-label="Search messages"
+        />
         <Select
           value={filter}
           onValueChange={(value) =>

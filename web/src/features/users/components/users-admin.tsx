@@ -1,9 +1,8 @@
-import { Search } from 'lucide-react';
 import { useState } from 'react';
 import { isRole, ROLES, roleLabel, type Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Input } from '@/components/ui/input';
+import { SearchInput } from '@/components/ui/search-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -24,17 +23,13 @@ export function UsersAdmin({ actor }: { actor: { id: string; role: Role } }) {
     <div className="grid gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <div className="flex flex-1 flex-col gap-2 sm:flex-row">
-          <div className="relative sm:w-72">
-            <Search aria-hidden className="pointer-events-none absolute top-1/2 left-2.5 size-4 -translate-y-1/2 text-muted-foreground" />
-            <Input
-              type="search"
-              value={search}
-              onChange={(event) => setSearch(event.target.value)}
-              placeholder="Search by name or email..."
-              aria-label="Search users"
-              className="pl-8"
-            />
-          </div>
+          <SearchInput
+            wrapperClassName="sm:w-72"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Search by name or email..."
+            aria-label="Search users"
+          />
           <Select value={role ?? ALL} onValueChange={(value) => setRole(isRole(value) ? value : undefined)}>
             <SelectTrigger className="sm:w-40" aria-label="Filter by role">
               <SelectValue />
