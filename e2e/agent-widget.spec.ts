@@ -74,12 +74,14 @@ test.describe('AI agent in the website widget', () => {
       const unreadBefore = await openConversations(admin, '/conversations?tab=escalated');
 
       // A new visitor (this test's own browser context) opens the chat on the marketing site. Their
-      // contact has no name, so the inbox and the notification name them by their visitor id.
+      // contact has no name, so the inbox and the notification name them after their visitor id.
       await page.goto('/');
       const visitorResponse = page.waitForResponse((r) => r.request().method() === 'POST' && /\/api\/v1\/widget\/[^/]+\/visitors$/u.test(r.url()));
       await page.getByRole('button', { name: 'Open chat' }).click();
       const { visitorId } = (await (await visitorResponse).json()) as { visitorId: string };
       expect(visitorId).not.toBe('');
+      // An anonymous visitor is named by the end of its token (common/messaging/contact-label.ts).
+      const visitor = `Website visitor ${visitorId.slice(-4).toUpperCase()}`;
       const dialog = page.getByRole('dialog', { name: /^Chat with / });
       await expect(dialog).toBeVisible();
       const businessName = ((await dialog.getAttribute('aria-label')) ?? '').replace(/^Chat with /u, '');
@@ -103,7 +105,7 @@ test.describe('AI agent in the website widget', () => {
 
       // 3. The escalated conversation shows up live in the admin's Escalated tab, flagged for a person.
       await expect(admin.getByRole('tab', { name: 'Escalated', selected: true })).toBeVisible();
-      const item = admin.getByRole('link', { name: literal(visitorId) });
+      const item = admin.getByRole('link', { name: literal(visitor) });
       await expect(item).toBeVisible(LIVE);
       await expect(item.getByLabel('Needs a human')).toBeVisible();
       await expect(item).toContainText(businessName);
@@ -118,13 +120,13 @@ test.describe('AI agent in the website widget', () => {
       const notification = admin
         .getByRole('list', { name: 'Notifications' })
         .getByRole('listitem')
-        .filter({ hasText: `Escalated: ${visitorId} (${businessName})` });
+        .filter({ hasText: `Escalated: ${visitor} (${businessName})` });
       await expect(notification).toHaveCount(1);
       await expect(notification).toContainText(UNKNOWN_QUESTION);
       await expect(notification.getByLabel('Unread')).toBeVisible();
       await notification.getByRole('link', { name: 'Open' }).click();
       await expect(admin).toHaveURL(/\/conversations\?conversation=[^&]+$/u);
-      await expect(admin.getByRole('heading', { name: visitorId })).toBeVisible();
+      await expect(admin.getByRole('heading', { name: visitor })).toBeVisible();
       await expect(admin.getByText('Handled by a person')).toBeVisible();
 
       // The thread: the visitor's two questions, the AI's answer above the threshold (0.8) and the

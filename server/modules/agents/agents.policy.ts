@@ -9,6 +9,7 @@
  * The agent only ever reacts to customers' messages, so it never answers itself or a person. A
  * job that runs twice (a crash after sending) finds the reply already there and does nothing.
  */
+import { contactLabel } from '../../../common/messaging/contact-label';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { type Db, PREPARED } from '../../db/database';
@@ -321,7 +322,7 @@ export class AgentPolicy {
   async #handOff(message: InboundRow, answer: AgentAnswer, asked: boolean): Promise<void> {
     const now = this.deps.clock.now();
     const reason = asked ? 'the customer asked for a person' : `the AI was not confident enough (${Math.round(clamp01(answer.confidence) * 100)}%)`;
-    const contact = message.contactName?.trim() || message.contactExternalId;
+    const contact = contactLabel({ name: message.contactName, externalId: message.contactExternalId }, message.kind);
     const link = `/conversations?conversation=${message.conversationId}`;
     const excerpt = message.content.length > 200 ? `${message.content.slice(0, 199)}…` : message.content;
     await this.deps.db.transaction().execute(async (trx) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactLabel, dotPlatform, formatConfidence, truncateText } from './messaging-format';
+import { dotPlatform, formatConfidence, truncateText } from './messaging-format';
 
 describe('messaging format', () => {
   it('shows AI confidence as a whole percentage, and "—" until the AI has answered', () => {
@@ -21,11 +21,5 @@ describe('messaging format', () => {
     expect(dotPlatform('messenger')).toBe('facebook');
     expect(dotPlatform('whatsapp')).toBe('whatsapp');
     expect(dotPlatform('webchat')).toBe('webchat');
-  });
-
-  it('names a contact by its name, else by its platform id', () => {
-    expect(contactLabel({ name: ' Dana ', externalId: '1555' })).toBe('Dana');
-    expect(contactLabel({ name: null, externalId: '1555' })).toBe('1555');
-    expect(contactLabel({ name: '  ', externalId: 'v_abc' })).toBe('v_abc');
   });
 });

@@ -63,9 +63,4 @@ export function truncateText(text: string, max: number): string {
   return `${chars.slice(0, max).join('').trimEnd()}…`;
 }
 
-/** Who a contact is, for people: the name the platform gave, else its id on the platform. */
-export function contactLabel(contact: { name: string | null; externalId: string }): string {
-  const name = contact.name?.trim();
-  if (name) return name;
-  return contact.externalId;
-}
+export { contactLabel } from '@common/messaging/contact-label';

@@ -47,7 +47,7 @@ function ConversationItem({ conversation, selected, showClient }: { conversation
   const [params] = useSearchParams();
   const next = new URLSearchParams(params);
   next.set('id', conversation.id);
-  const name = contactLabel(conversation.contact);
+  const name = contactLabel(conversation.contact, conversation.platform);
   const needsHuman = conversation.handledBy === 'human' || conversation.status === 'escalated';
   return (
     <li>
@@ -146,7 +146,7 @@ export function ConversationList({
           </p>
         ) : (
           <>
-            <ul aria-label="Conversation list" className="grid gap-1">
+            <ul aria-label="Conversation list" className="grid grid-cols-1 gap-1">
               {conversations.map((conversation) => (
                 <ConversationItem
                   key={conversation.id}

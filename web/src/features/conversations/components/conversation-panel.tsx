@@ -21,7 +21,7 @@ import { StatusBadge } from './status-badge';
 
 function ConversationHeader({ conversation, userId, showClient }: { conversation: ConversationView; userId: string; showClient: boolean }) {
   const update = useUpdateConversation();
-  const name = contactLabel(conversation.contact);
+  const name = contactLabel(conversation.contact, conversation.platform);
   const human = conversation.handledBy === 'human';
 
   const toggleHandler = () => {

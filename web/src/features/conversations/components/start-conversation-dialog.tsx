@@ -138,7 +138,7 @@ export function StartConversationDialog({ onStarted }: { onStarted: (conversatio
                     <SelectContent>
                       {(contacts.data ?? []).map((c) => (
                         <SelectItem key={c.id} value={c.id}>
-                          {contactLabel(c)} · {PLATFORM_LABEL[c.platform]}
+                          {contactLabel(c, c.platform)} · {PLATFORM_LABEL[c.platform]}
                         </SelectItem>
                       ))}
                     </SelectContent>

@@ -37,9 +37,9 @@ export function ActiveConversations({ className, showClient }: { className?: str
             No active conversations. They appear here as customers write through a connected channel.
           </p>
         ) : (
-          <ul className="grid gap-1" aria-label="Active conversations">
+          <ul className="grid grid-cols-1 gap-1" aria-label="Active conversations">
             {overview.data.active.map((conversation) => {
-              const name = contactLabel(conversation.contact);
+              const name = contactLabel(conversation.contact, conversation.platform);
               const needsHuman = conversation.handledBy === 'human';
               return (
                 <li key={conversation.id}>
