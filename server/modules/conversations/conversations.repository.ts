@@ -5,6 +5,7 @@
  */
 import { sql } from 'kysely';
 import type { ContactView, ConversationView, MessageView } from '../../../common/api/conversations';
+import { contactLabel } from '../../../common/messaging/contact-label';
 import { sentimentLabel } from '../../../common/messaging/sentiment';
 import type { Db } from '../../db/database';
 import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from './messaging.service';
@@ -127,6 +128,7 @@ function messageQuery(db: Db, scope: Scope) {
       'm.channelId',
       'cl.companyName as clientName',
       'ct.name as contactName',
+      'ct.externalId as contactExternalId',
       'ch.kind as platform',
       'm.direction',
       'm.senderType',
@@ -174,7 +176,8 @@ export function toMessageView(row: MessageRow): MessageView {
     direction: row.direction,
     senderType: row.senderType,
     senderId: row.senderId,
-    senderName: row.senderType === 'customer' ? row.contactName : row.senderName,
+    // A customer's message is signed with the contact's label (its name, else a readable form of its id).
+    senderName: row.senderType === 'customer' ? contactLabel({ name: row.contactName, externalId: row.contactExternalId }, row.platform) : row.senderName,
     content: row.content,
     messageType: row.messageType,
     media: media ? shownMedia : null,

@@ -73,7 +73,7 @@ describe.each(ENGINES)('messages view API (%s)', (engine) => {
     (await app.database.db.selectFrom('conversations').select('unreadCount').where('id', '=', conversationId).executeTakeFirstOrThrow()).unreadCount;
 
   it('lists customer messages newest first (latest 50) with client and platform, by priority, unread and search', async () => {
-    const { user, write } = await business('Bloom Florists');
+    const { user, write, channel } = await business('Bloom Florists');
     for (let i = 1; i <= 52; i++) await write(`c${i % 4}`, `plain message ${i}`);
     const urgent = await write('Hana', 'URGENT: the order is broken');
     const help = await write('Ivo', 'I need help with my booking');
@@ -103,6 +103,11 @@ describe.each(ENGINES)('messages view API (%s)', (engine) => {
     expect(await only('search=booking')).toEqual([help.messageId]);
     expect(await only('search=hana')).toEqual([urgent.messageId]);
     expect(await only('search=bloom&limit=3')).toHaveLength(3);
+    // An anonymous website visitor (no name) is signed with its label, not left blank.
+    clock.advance(1000);
+    const visitor = await app.services.messaging.recordInbound(channel, customerText('v_Qm9aXr7bbq', 'hello?', null));
+    const [anonymous] = expectJson<MessagesPage>(await user.get('/api/v1/messages?limit=1'), 200).messages;
+    expect(anonymous).toMatchObject({ id: visitor.messageId, contactName: null, senderName: 'Website visitor 7BBQ' });
     expect((await user.get('/api/v1/messages?filter=urgent')).statusCode).toBe(400);
     expect((await user.get('/api/v1/messages?limit=500')).statusCode).toBe(400);
   });
