@@ -6,6 +6,7 @@
  *
  *   npx tsx eval/cv.ts                                  the default options
  *   npx tsx eval/cv.ts '{"svm":{"spelling":null}}' …   one line per set of training-option overrides (JSON)
+ *   npx tsx eval/cv.ts '{"svm":{"wordVectors":null}}'   without the word-vector features (version 3)
  *   DATASET=clinc FOLDS=5 FOLD_SEED=7 npx tsx eval/cv.ts …
  *
  * Prints accuracy and balanced accuracy (the mean of the per-entry accuracies: BANKING77's training
@@ -16,7 +17,8 @@ import { linearScores } from '../server/modules/agents/engines/embedded/linear';
 import { createRandom, shuffle } from '../server/modules/agents/engines/embedded/random';
 import { trainSvm } from '../server/modules/agents/engines/embedded/svm';
 import { extractFeatures, SpellingCorrector } from '../server/modules/agents/engines/embedded/text';
-import { Vectorizer } from '../server/modules/agents/engines/embedded/vectorizer';
+import { type SparseVector, Vectorizer } from '../server/modules/agents/engines/embedded/vectorizer';
+import { DenseFeaturizer, defaultWordVectors } from '../server/modules/agents/engines/embedded/word-vectors';
 import { loadBanking77, loadClinc150, toEntries } from './datasets';
 
 const FOLDS = Number(process.env.FOLDS ?? 5);
@@ -44,7 +46,9 @@ const fold = new Int32Array(items.length);
 function crossValidate(overrides: EmbeddedTrainOverrides): { accuracy: number; balanced: number; seconds: number } {
   const options = resolveTrainOptions(overrides);
   const { wordNgrams, charNgrams, minDf, charWeight } = options.features;
-  const { wordBoundaries, spelling, idfPower, cost, epochs } = options.svm;
+  const { wordBoundaries, spelling, idfPower, cost, epochs, wordVectors } = options.svm;
+  const vectors = wordVectors ? defaultWordVectors() : null;
+  if (wordVectors && !vectors) throw new Error('word vectors not available');
   const vectorizerOptions = { wordNgrams, charNgrams, wordBoundaries, minDf, charWeight, idfPower };
   const started = performance.now();
   const hits = new Float64Array(classes);
@@ -59,16 +63,32 @@ function crossValidate(overrides: EmbeddedTrainOverrides): { accuracy: number; b
       trainIdx.map((i) => features[i]!),
       vectorizerOptions,
     );
-    const xs = trainIdx.map((i) => vectorizer.transformCounts(features[i]!));
+    // As in the engine: the dense features' idf and mean word vector come from the training questions only.
+    const dense = vectors && wordVectors ? DenseFeaturizer.fit(vectors, trainIdx.map((i) => items[i]!.text), wordVectors.weight) : null;
+    const vector = (i: number): SparseVector => {
+      const x = vectorizer.transformCounts(features[i]!);
+      if (!dense) return x;
+      const d = dense.transform(items[i]!.text);
+      const indices = new Int32Array(x.indices.length + d.length);
+      const values = new Float32Array(indices.length);
+      indices.set(x.indices);
+      values.set(x.values);
+      for (let k = 0; k < d.length; k++) {
+        indices[x.indices.length + k] = vectorizer.dimension + k;
+        values[x.indices.length + k] = d[k]!;
+      }
+      return { indices, values };
+    };
+    const xs = trainIdx.map(vector);
     const ys = Int32Array.from(trainIdx, (i) => items[i]!.label);
     const perClass = new Float64Array(classes);
     for (const y of ys) perClass[y]!++;
     const weights = Float32Array.from(ys, (y) => (options.classBalanced ? trainIdx.length / (classes * perClass[y]!) : 1));
-    const model = trainSvm(xs, ys, weights, classes, vectorizer.dimension, { cost, epochs, seed: 1000 * (f + 1) + 1 });
+    const model = trainSvm(xs, ys, weights, classes, vectorizer.dimension + (dense ? dense.dimension : 0), { cost, epochs, seed: 1000 * (f + 1) + 1 });
     const scores = new Float64Array(classes);
     items.forEach((item, i) => {
       if (fold[i] !== f) return;
-      linearScores(model, vectorizer.transformCounts(features[i]!), scores);
+      linearScores(model, vector(i), scores);
       let best = 0;
       for (let c = 1; c < classes; c++) if (scores[c]! > scores[best]!) best = c;
       if (best === item.label) hits[best]!++;

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { expectedCalibrationError } from './calibration';
 import { OFF_TOPIC, SHOP_FAQ, SHOP_PARAPHRASES } from './faq-fixture';
 import { classifierKind, loadEmbeddedModel, resolveTrainOptions, trainEmbeddedModel } from './model';
+import { createRandom } from './random';
+import { POOLS, QuantizedWordVectors } from './word-vectors';
 
 const DEFAULT_THRESHOLD = 0.8;
 const model = trainEmbeddedModel(SHOP_FAQ);
@@ -105,6 +107,70 @@ describe('embedded model', () => {
       const loaded = loadEmbeddedModel(JSON.parse(JSON.stringify(svm)));
       for (const question of [...SHOP_PARAPHRASES.map((p) => p.question), ...OFF_TOPIC]) expect(loaded.predict(question)).toEqual(svm.predict(question));
       expect(JSON.stringify(loaded)).toBe(JSON.stringify(svm));
+    });
+  });
+
+  describe('with word vectors (the SVMs, format v4)', () => {
+    // Three topics; the test questions use only words that are in no training question, whose
+    // vectors are close to those of their topic's training words.
+    const topics = [
+      { id: 'refunds', words: ['refund', 'money', 'back', 'return'], unseen: ['reimbursement', 'repayment'] },
+      { id: 'delivery', words: ['delivery', 'shipping', 'parcel', 'courier'], unseen: ['dispatch', 'postage'] },
+      { id: 'login', words: ['password', 'login', 'account', 'signin'], unseen: ['credentials', 'passcode'] },
+    ];
+    const D = 16;
+    const random = createRandom(5);
+    const vectorList: [string, number[]][] = [];
+    for (const topic of topics) {
+      const centre = Array.from({ length: D }, () => random() * 2 - 1);
+      for (const word of [...topic.words, ...topic.unseen]) vectorList.push([word, centre.map((c) => c + 0.2 * (random() * 2 - 1))]);
+    }
+    for (const word of ['how', 'where', 'is', 'my', 'the', 'i', 'want', 'a', 'can', 'get', 'please']) vectorList.push([word, Array.from({ length: D }, () => random() * 2 - 1)]);
+    const vectors = QuantizedWordVectors.fromVectors('fake-vectors@1', D, vectorList);
+    const templates = ['how is my {0}', 'where is the {0} {1}', 'i want a {1}', 'can i get {0} {2}', 'please {3}', '{2} {3} please', 'my {1} {0}', 'the {3} {0}'];
+    const entries = topics.map((t) => ({ id: t.id, questions: templates.map((q) => q.replace(/\{(\d)\}/gu, (_, i: string) => t.words[Number(i)]!)), answer: t.id, link: null }));
+    const unseenQuestions = topics.flatMap((t) => t.unseen.map((w) => ({ question: `${w} please`, entryId: t.id })));
+    const withVectors = trainEmbeddedModel(entries, { classifier: 'svm' }, { wordVectors: vectors });
+    const without = trainEmbeddedModel(entries, { classifier: 'svm', svm: { wordVectors: null } }, { wordVectors: vectors });
+    const json = JSON.parse(JSON.stringify(withVectors)) as { format: string; vectorizer: { wordKeys: string; charKeys: string }; linear: { weights: string; wordVectors: string | null } };
+
+    it('answer questions in words no training question has, by their vectors, where the TF-IDF model alone cannot', () => {
+      expect(unseenQuestions.filter(({ question, entryId }) => withVectors.predict(question)!.entryId === entryId)).toHaveLength(unseenQuestions.length);
+      expect(unseenQuestions.filter(({ question, entryId }) => without.predict(question)!.entryId === entryId).length).toBeLessThan(unseenQuestions.length);
+    });
+
+    it('store the vectors id and the dense weights after the vectorizer dimensions, and round-trip to identical predictions', () => {
+      expect(json.format).toBe('parley.embedded.v4');
+      expect(json.linear.wordVectors).toBe('fake-vectors@1');
+      const sparse = (Buffer.from(json.vectorizer.wordKeys, 'base64').length + Buffer.from(json.vectorizer.charKeys, 'base64').length) / 4;
+      expect(Buffer.from(json.linear.weights, 'base64').length / 4).toBe((sparse + POOLS * D) * topics.length);
+      const loaded = loadEmbeddedModel(JSON.parse(JSON.stringify(json)), { wordVectors: vectors });
+      for (const { question } of unseenQuestions) expect(loaded.predict(question)).toEqual(withVectors.predict(question));
+      expect(JSON.stringify(loaded)).toBe(JSON.stringify(withVectors));
+    });
+
+    it('refuse to load a model whose word vectors are missing or others (the engine then retrains)', () => {
+      expect(() => loadEmbeddedModel(json, { wordVectors: null })).toThrow(/word vectors fake-vectors@1 not available/);
+      const other = QuantizedWordVectors.fromVectors('fake-vectors@2', D, vectorList);
+      expect(() => loadEmbeddedModel(json, { wordVectors: other })).toThrow(/not available/);
+    });
+
+    it('train without them when they are unavailable, and leave the softmax (few questions per entry) alone', () => {
+      const unavailable = JSON.parse(JSON.stringify(trainEmbeddedModel(entries, { classifier: 'svm' }, { wordVectors: null }))) as typeof json;
+      expect(unavailable.linear.wordVectors).toBeNull();
+      expect(unavailable.linear.weights).toBe((JSON.parse(JSON.stringify(without)) as typeof json).linear.weights);
+      const softmax = JSON.parse(JSON.stringify(trainEmbeddedModel(entries, { classifier: 'softmax' }, { wordVectors: vectors }))) as typeof json;
+      expect(softmax.linear.wordVectors).toBeNull();
+    });
+
+    it('load version 3 models (no word vectors) with the same predictions', () => {
+      const v3 = JSON.parse(JSON.stringify(without)) as { format: string; options: { svm: Record<string, unknown> }; linear: Record<string, unknown> };
+      v3.format = 'parley.embedded.v3';
+      delete v3.options.svm.wordVectors;
+      delete v3.linear.wordVectors;
+      const loaded = loadEmbeddedModel(v3, { wordVectors: vectors });
+      for (const { question } of unseenQuestions) expect(loaded.predict(question)).toEqual(without.predict(question));
+      expect(() => loadEmbeddedModel({ ...v3, format: 'parley.embedded.v2' })).toThrow();
     });
   });
 });

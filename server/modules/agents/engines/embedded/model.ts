@@ -2,7 +2,8 @@
  * The embedded answer model: a knowledge base's FAQ entries (several example questions → one
  * answer) become a linear classifier over TF-IDF word and character n-grams — a multinomial
  * logistic regression when entries have few example questions, one-vs-rest linear SVMs when they
- * have many — plus a calibrator fitted on held-out predictions so that `confidence` is the
+ * have many, the SVMs also over dense features from pre-trained word vectors (word-vectors.ts) —
+ * plus a calibrator fitted on held-out predictions so that `confidence` is the
  * probability of being right. Trains in-process, no network, no native code; serialises to plain JSON (typed arrays as
  * little-endian base64) and loads back to identical predictions.
  */
@@ -10,11 +11,12 @@ import { z } from 'zod';
 import type { KnowledgeEntry } from '../answer-engine';
 import { type CalibrationSample, type Calibrator, confidenceOf, expectedCalibrationError, fitCalibrator, logOddsOf } from './calibration';
 import { createRandom, type Random, shuffle } from './random';
-import { type LinearModel, linearScores, softmaxInPlace } from './linear';
+import { accumulate, type LinearModel, linearScores, softmaxInPlace } from './linear';
 import { trainSoftmax } from './softmax';
 import { trainSvm } from './svm';
 import { extractFeatures, type FeatureCounts, hashStrings, SpellingCorrector, type SpellingOptions, type TextFeatureOptions, tokenize } from './text';
 import { type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
+import { DenseFeaturizer, defaultWordVectors, type WordVectors } from './word-vectors';
 
 export type ClassifierKind = 'softmax' | 'svm';
 
@@ -55,6 +57,11 @@ export interface EmbeddedTrainOptions {
     wordBoundaries: boolean;
     /** Spelling normalisation of the word n-grams, learned from the knowledge base's questions (null = none); see SpellingCorrector. */
     spelling: SpellingOptions | null;
+    /**
+     * Dense features from pre-trained word vectors appended to the TF-IDF vector, with this norm
+     * (see DenseFeaturizer); null = none. Used only when word vectors are available (word-vectors.ts).
+     */
+    wordVectors: { weight: number } | null;
   };
   /** Weight examples so every entry counts the same, however many questions it has. */
   classBalanced: boolean;
@@ -90,7 +97,7 @@ export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
   learningRate: 1,
   centroidInit: 0,
   idfPower: 1,
-  svm: { cost: 2, epochs: 10, scale: 10, idfPower: 0.5, wordBoundaries: true, spelling: { rareAtMost: 1, commonAtLeast: 3, minLength: 4 } },
+  svm: { cost: 2, epochs: 10, scale: 10, idfPower: 0.5, wordBoundaries: true, spelling: { rareAtMost: 1, commonAtLeast: 3, minLength: 4 }, wordVectors: { weight: 0.85 } },
   classBalanced: true,
   augmentCopies: 0,
   calibration: { folds: 5, holdoutAbove: 3000, holdoutFraction: 0.2, prior: [1.1, 1, 1.5], priorStrength: 2, outOfScopeWeight: 0.2, outOfScopeCap: 20 },
@@ -160,6 +167,8 @@ class Classifier {
   private readonly rowStart: Int32Array;
   private readonly flatIndices: Int32Array;
   private readonly flatValues: Float32Array;
+  /** The dense features' indices in the linear model: right after the vectorizer's. */
+  private readonly denseIndices: Int32Array | null;
 
   constructor(
     readonly vectorizer: Vectorizer,
@@ -167,10 +176,16 @@ class Classifier {
     readonly linear: LinearModel,
     /** Scores × this → softmax → probabilities. */
     private readonly scale: number,
+    /** Sparse (TF-IDF) training vectors: the nearest-question signal uses only those. */
     examplesByClass: readonly (readonly SparseVector[])[],
+    /** Dense features after the vectorizer's dimensions (the linear model's last `dense.dimension`), or none. */
+    readonly dense: DenseFeaturizer | null = null,
+    /** The id of the word vectors the dense features come from (null without them). */
+    readonly wordVectors: string | null = null,
   ) {
     this.scratch = new Float32Array(vectorizer.dimension);
     this.logits = new Float64Array(linear.classes);
+    this.denseIndices = dense ? Int32Array.from({ length: dense.dimension }, (_, d) => vectorizer.dimension + d) : null;
     const rows = examplesByClass.flat().map(strongest);
     this.classStart = new Int32Array(examplesByClass.length + 1);
     examplesByClass.forEach((members, c) => (this.classStart[c + 1] = this.classStart[c]! + members.length));
@@ -184,10 +199,11 @@ class Classifier {
     });
   }
 
-  classifyCounts(counts: FeatureCounts): { label: number; probability: number; similarity: number } {
+  classify(text: string, counts: FeatureCounts): { label: number; probability: number; similarity: number } {
     const x = this.vectorizer.transformCounts(counts);
     const z = this.logits;
     linearScores(this.linear, x, z);
+    if (this.dense) accumulate(this.linear.weights, this.linear.classes, this.denseIndices!, this.dense.transform(text), 1, z);
     softmaxInPlace(z, this.scale);
     let label = 0;
     for (let c = 1; c < z.length; c++) if (z[c]! > z[label]!) label = c;
@@ -210,6 +226,23 @@ class Classifier {
     for (let k = 0; k < x.indices.length; k++) dense[x.indices[k]!] = 0;
     return best;
   }
+}
+
+/** The sparse vector followed by the dense features. */
+function withDense(x: SparseVector, dense: Float32Array, offset: number): SparseVector {
+  const indices = new Int32Array(x.indices.length + dense.length);
+  const values = new Float32Array(indices.length);
+  indices.set(x.indices);
+  values.set(x.values);
+  for (let d = 0; d < dense.length; d++) indices[x.indices.length + d] = offset + d;
+  values.set(dense, x.indices.length);
+  return { indices, values };
+}
+
+/** The dense featurizer the options ask for, if the classifier is the SVMs and word vectors are available. */
+function denseFeaturizerOf(kind: ClassifierKind, options: EmbeddedTrainOptions, vectors: WordVectors | null, texts: readonly string[]): DenseFeaturizer | null {
+  if (kind !== 'svm' || !options.svm.wordVectors || !vectors) return null;
+  return DenseFeaturizer.fit(vectors, texts, options.svm.wordVectors.weight);
 }
 
 /** A question's features, its words spelling-corrected if the model does that. */
@@ -253,14 +286,30 @@ export function classifierKind(options: EmbeddedTrainOptions, questions: number,
   return entries > 0 && questions / entries >= options.svmFromQuestionsPerEntry ? 'svm' : 'softmax';
 }
 
-function fitClassifier(items: readonly Labelled[], classes: number, kind: ClassifierKind, options: EmbeddedTrainOptions, features: FeatureCache, seed: number): Classifier {
+function fitClassifier(
+  items: readonly Labelled[],
+  classes: number,
+  kind: ClassifierKind,
+  options: EmbeddedTrainOptions,
+  features: FeatureCache,
+  seed: number,
+  vectors: WordVectors | null,
+): Classifier {
   const random = createRandom(seed);
   const vectorizer = Vectorizer.fitCounts(
     items.map((item) => features.get(item.text)),
     vectorizerOptions(kind, options),
   );
+  const dense = denseFeaturizerOf(
+    kind,
+    options,
+    vectors,
+    items.map((item) => item.text),
+  );
   const all = [...items, ...augment(items, options.augmentCopies, random)];
-  const xs = all.map((item) => vectorizer.transformCounts(features.get(item.text)));
+  const sparse = all.map((item) => vectorizer.transformCounts(features.get(item.text)));
+  const xs = dense ? sparse.map((x, i) => withDense(x, dense.transform(all[i]!.text), vectorizer.dimension)) : sparse;
+  const dimension = vectorizer.dimension + (dense ? dense.dimension : 0);
   const ys = Int32Array.from(all, (item) => item.label);
   const perClass = new Array<number>(classes).fill(0);
   for (const item of items) perClass[item.label]!++;
@@ -268,8 +317,8 @@ function fitClassifier(items: readonly Labelled[], classes: number, kind: Classi
   const sampleWeights = Float32Array.from(all, (item) => (options.classBalanced ? items.length / (present * perClass[item.label]!) : 1));
   const linear =
     kind === 'svm'
-      ? trainSvm(xs, ys, sampleWeights, classes, vectorizer.dimension, { cost: options.svm.cost, epochs: options.svm.epochs, seed: seed + 1 })
-      : trainSoftmax(xs, ys, sampleWeights, classes, vectorizer.dimension, {
+      ? trainSvm(xs, ys, sampleWeights, classes, dimension, { cost: options.svm.cost, epochs: options.svm.epochs, seed: seed + 1 })
+      : trainSoftmax(xs, ys, sampleWeights, classes, dimension, {
           epochs: options.epochs,
           lambda: options.lambda,
           learningRate: options.learningRate,
@@ -277,8 +326,8 @@ function fitClassifier(items: readonly Labelled[], classes: number, kind: Classi
           seed: seed + 1,
         });
   const examplesByClass: SparseVector[][] = Array.from({ length: classes }, () => []);
-  items.forEach((item, i) => examplesByClass[item.label]!.push(xs[i]!));
-  return new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass);
+  items.forEach((item, i) => examplesByClass[item.label]!.push(sparse[i]!));
+  return new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass, dense, dense ? vectors!.id : null);
 }
 
 function vectorizerOptions(kind: ClassifierKind, options: EmbeddedTrainOptions): VectorizerOptions {
@@ -345,7 +394,14 @@ function assignFolds(items: readonly Labelled[], classes: number, options: Embed
  * are in-scope samples (right or wrong), the left-out entries' questions out-of-scope samples
  * (wrong by construction), weighted as `outOfScopeWeight` / `outOfScopeCap` say.
  */
-function heldOutSamples(items: readonly Labelled[], classes: number, kind: ClassifierKind, options: EmbeddedTrainOptions, features: FeatureCache): CalibrationSample[] {
+function heldOutSamples(
+  items: readonly Labelled[],
+  classes: number,
+  kind: ClassifierKind,
+  options: EmbeddedTrainOptions,
+  features: FeatureCache,
+  vectors: WordVectors | null,
+): CalibrationSample[] {
   if (items.length < 2 || classes < 1) return [];
   const random = createRandom(options.seed + 101);
   const { fold, entryFold, folds } = assignFolds(items, classes, options, random);
@@ -354,11 +410,11 @@ function heldOutSamples(items: readonly Labelled[], classes: number, kind: Class
   for (let f = 0; f < folds; f++) {
     const train = items.filter((item, i) => fold[i] !== f && entryFold[item.label] !== f);
     if (!train.length) continue;
-    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1));
+    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors);
     items.forEach((item, i) => {
       const left = entryFold[item.label] === f;
       if (fold[i] !== f && !left) return;
-      const p = classifier.classifyCounts(features.get(item.text));
+      const p = classifier.classify(item.text, features.get(item.text));
       (left ? outOfScope : inScope).push({ logOdds: logOddsOf(p.probability), similarity: p.similarity, correct: !left && p.label === item.label });
     });
   }
@@ -383,7 +439,7 @@ export class EmbeddedModel {
   /** The most likely entry for a question, with its calibrated confidence; null when the model has no entries. */
   predict(text: string): EmbeddedPrediction | null {
     if (!this.classifier) return null;
-    const p = this.classifier.classifyCounts(this.featurizer.get(text));
+    const p = this.classifier.classify(text, this.featurizer.get(text));
     return {
       entryId: this.labels[p.label]!,
       confidence: confidenceOf({ logOdds: logOddsOf(p.probability), similarity: p.similarity }, this.calibrator),
@@ -403,7 +459,7 @@ export class EmbeddedModel {
       vectorizer: c
         ? { wordKeys: toBase64(c.vectorizer.state.wordKeys), charKeys: toBase64(c.vectorizer.state.charKeys), idf: toBase64(c.vectorizer.state.idf) }
         : null,
-      linear: c ? { kind: c.kind, weights: toBase64(c.linear.weights), bias: Array.from(c.linear.bias) } : null,
+      linear: c ? { kind: c.kind, weights: toBase64(c.linear.weights), bias: Array.from(c.linear.bias), wordVectors: c.wordVectors } : null,
       calibrator: [...this.calibrator.weights],
       heldOut: { ...this.heldOut },
     };
@@ -415,14 +471,23 @@ export function trainingFingerprint(entries: readonly KnowledgeEntry[], options:
   return hashStrings([JSON.stringify(options), ...entries.flatMap((e) => [`\u0000${e.id}`, ...e.questions])]);
 }
 
-export function trainEmbeddedModel(entries: readonly KnowledgeEntry[], overrides?: EmbeddedTrainOverrides): EmbeddedModel {
+/** Where the word vectors come from: by default the process's packaged ones (`defaultWordVectors`), loaded when first needed. */
+export interface EmbeddedModelContext {
+  wordVectors?: WordVectors | null;
+}
+
+function wordVectorsOf(context: EmbeddedModelContext): () => WordVectors | null {
+  return () => (context.wordVectors !== undefined ? context.wordVectors : defaultWordVectors());
+}
+
+export function trainEmbeddedModel(entries: readonly KnowledgeEntry[], overrides?: EmbeddedTrainOverrides, context: EmbeddedModelContext = {}): EmbeddedModel {
   const options = resolveTrainOptions(overrides);
   const usable = entries
     .map((e) => ({ id: e.id, questions: e.questions.filter((q) => tokenize(q).length > 0) }))
     .filter((e) => e.questions.length > 0);
   const labels = usable.map((e) => e.id);
   const questions = usable.map((e) => e.questions);
-  return buildModel(options, labels, questions, trainingFingerprint(entries, options), null);
+  return buildModel(options, labels, questions, trainingFingerprint(entries, options), null, wordVectorsOf(context));
 }
 
 function buildModel(
@@ -431,25 +496,32 @@ function buildModel(
   questions: readonly (readonly string[])[],
   fingerprint: string,
   saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport } | null,
+  wordVectors: () => WordVectors | null,
 ): EmbeddedModel {
   const items: Labelled[] = questions.flatMap((qs, label) => qs.map((text) => ({ text, label })));
   // Decided once for the whole knowledge base, so the calibration folds use the same classifier.
   const kind = saved ? saved.state.linear.kind : classifierKind(options, items.length, labels.length);
+  // Only SVMs asking for them load the word vectors (the first time in a process: see word-vectors.ts).
+  const vectors = kind === 'svm' && options.svm.wordVectors && labels.length && (!saved || saved.state.linear.wordVectors) ? wordVectors() : null;
   const featurizer = featurizerOf(kind, options, items);
   const features = new FeatureCache(featurizer);
   if (!labels.length) {
     return new EmbeddedModel(options, labels, questions, null, featurizer, { weights: [...options.calibration.prior] }, { questions: 0, outOfScopeQuestions: 0, accuracy: 0, calibrationError: 0 }, fingerprint);
   }
   if (saved) {
-    const { weights, bias } = saved.state.linear;
+    const { weights, bias, wordVectors: vectorsId } = saved.state.linear;
+    if (vectorsId !== null && vectors?.id !== vectorsId) throw new Error(`embedded model: word vectors ${vectorsId} not available`);
     const vectorizer = new Vectorizer({ options: vectorizerOptions(kind, options), ...saved.state.vectorizer });
-    const linear: LinearModel = { classes: labels.length, dimension: vectorizer.dimension, weights, bias };
+    const dense = vectorsId === null ? null : denseFeaturizerOf(kind, options, vectors, items.map((item) => item.text));
+    const dimension = vectorizer.dimension + (dense ? dense.dimension : 0);
+    if (weights.length !== dimension * labels.length) throw new Error('embedded model: array sizes do not match');
+    const linear: LinearModel = { classes: labels.length, dimension, weights, bias };
     const examplesByClass: SparseVector[][] = Array.from({ length: labels.length }, () => []);
     for (const item of items) examplesByClass[item.label]!.push(vectorizer.transformCounts(features.get(item.text)));
-    const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass);
+    const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass, dense, vectorsId);
     return new EmbeddedModel(options, labels, questions, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint);
   }
-  const samples = heldOutSamples(items, labels.length, kind, options, features);
+  const samples = heldOutSamples(items, labels.length, kind, options, features, vectors);
   const calibrator = fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
   const inScope = samples.filter((s) => s.weight === undefined);
   const heldOut: HeldOutReport = {
@@ -461,25 +533,29 @@ function buildModel(
       inScope.map((s) => s.correct),
     ),
   };
-  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed);
+  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, vectors);
   return new EmbeddedModel(options, labels, questions, classifier, featurizer, calibrator, heldOut, fingerprint);
 }
 
 /**
  * v2: the linear model may be softmax or SVMs (`linear.kind`). v3: spelling normalisation and
- * question-boundary word n-grams for the SVMs (`options.svm.spelling`, `options.svm.wordBoundaries`). Models of
- * earlier formats are retrained from their entries.
+ * question-boundary word n-grams for the SVMs (`options.svm.spelling`, `options.svm.wordBoundaries`).
+ * v4: dense features from word vectors for the SVMs (`options.svm.wordVectors`; `linear.wordVectors`
+ * names the vectors the model was trained with, null if none, and its weights have their dimensions
+ * after the vectorizer's). v3 models still load (as v4 without word vectors, the same predictions);
+ * models of earlier formats are retrained from their entries.
  */
-const MODEL_FORMAT = 'parley.embedded.v3';
+const MODEL_FORMAT = 'parley.embedded.v4';
+const LOADABLE_FORMATS = ['parley.embedded.v3', MODEL_FORMAT] as const;
 
 interface SavedState {
   vectorizer: { wordKeys: Uint32Array; charKeys: Uint32Array; idf: Float32Array };
-  linear: { kind: ClassifierKind; weights: Float32Array; bias: Float32Array };
+  linear: { kind: ClassifierKind; weights: Float32Array; bias: Float32Array; wordVectors: string | null };
 }
 
 const range = z.tuple([z.number().int().min(1), z.number().int().min(1)]);
 const modelJson = z.object({
-  format: z.literal(MODEL_FORMAT),
+  format: z.enum(LOADABLE_FORMATS),
   fingerprint: z.string(),
   options: z.object({
     seed: z.number(),
@@ -498,6 +574,12 @@ const modelJson = z.object({
       idfPower: z.number().min(0),
       wordBoundaries: z.boolean(),
       spelling: z.object({ rareAtMost: z.number().int().min(0), commonAtLeast: z.number().int().min(1), minLength: z.number().int().min(1) }).nullable(),
+      // Absent in v3 models: none.
+      wordVectors: z
+        .object({ weight: z.number().min(0) })
+        .nullable()
+        .optional()
+        .transform((v) => v ?? null),
     }),
     classBalanced: z.boolean(),
     augmentCopies: z.number().int().min(0),
@@ -514,15 +596,29 @@ const modelJson = z.object({
   labels: z.array(z.string()),
   questions: z.array(z.array(z.string())),
   vectorizer: z.object({ wordKeys: z.string(), charKeys: z.string(), idf: z.string() }).nullable(),
-  linear: z.object({ kind: z.enum(['softmax', 'svm']), weights: z.string(), bias: z.array(z.number()) }).nullable(),
+  linear: z
+    .object({
+      kind: z.enum(['softmax', 'svm']),
+      weights: z.string(),
+      bias: z.array(z.number()),
+      wordVectors: z
+        .string()
+        .nullable()
+        .optional()
+        .transform((v) => v ?? null),
+    })
+    .nullable(),
   calibrator: z.tuple([z.number(), z.number(), z.number()]),
   heldOut: z.object({ questions: z.number(), outOfScopeQuestions: z.number(), accuracy: z.number(), calibrationError: z.number() }),
 });
 
-export type EmbeddedModelJson = z.infer<typeof modelJson>;
+export type EmbeddedModelJson = z.input<typeof modelJson>;
 
-/** Loads what `EmbeddedModel.toJSON()` produced (e.g. read back from a jsonb column); throws on anything else. */
-export function loadEmbeddedModel(json: unknown): EmbeddedModel {
+/**
+ * Loads what `EmbeddedModel.toJSON()` produced (e.g. read back from a jsonb column); throws on
+ * anything else, and when the model's word vectors are not available (the caller retrains).
+ */
+export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext = {}): EmbeddedModel {
   const m = modelJson.parse(json);
   if (m.questions.length !== m.labels.length) throw new Error('embedded model: labels and questions differ in length');
   let saved: Parameters<typeof buildModel>[4] = null;
@@ -534,15 +630,16 @@ export function loadEmbeddedModel(json: unknown): EmbeddedModel {
         charKeys: fromBase64(m.vectorizer.charKeys, Uint32Array),
         idf: fromBase64(m.vectorizer.idf, Float32Array),
       },
-      linear: { kind: m.linear.kind, weights: fromBase64(m.linear.weights, Float32Array), bias: Float32Array.from(m.linear.bias) },
+      linear: { kind: m.linear.kind, weights: fromBase64(m.linear.weights, Float32Array), bias: Float32Array.from(m.linear.bias), wordVectors: m.linear.wordVectors },
     };
     const dimension = state.vectorizer.wordKeys.length + state.vectorizer.charKeys.length;
-    if (state.vectorizer.idf.length !== dimension || state.linear.weights.length !== dimension * m.labels.length || state.linear.bias.length !== m.labels.length) {
+    // The weights' size is checked once the dense features' dimension is known (buildModel).
+    if (state.vectorizer.idf.length !== dimension || state.linear.weights.length % m.labels.length !== 0 || state.linear.weights.length < dimension * m.labels.length || state.linear.bias.length !== m.labels.length) {
       throw new Error('embedded model: array sizes do not match');
     }
     saved = { state, calibrator: { weights: m.calibrator }, heldOut: m.heldOut };
   }
-  return buildModel(m.options, m.labels, m.questions, m.fingerprint, saved);
+  return buildModel(m.options, m.labels, m.questions, m.fingerprint, saved, wordVectorsOf(context));
 }
 
 function toBase64(array: Uint32Array | Float32Array): string {
