@@ -85,14 +85,17 @@ function packageVersion(name: string): string {
   }
 }
 
+/** The commit and working tree measured, read when the run starts (the measured copy is made then; the tree may change during a long run). */
+const SOURCE = { commit: git('rev-parse', '--short', 'HEAD'), dirty: git('status', '--porcelain').split('\n').filter(Boolean).length };
+
 function machineNotes(pg: string, loadBefore: number[], loadAfter: number[], tree: BuiltTree | undefined): string[] {
   const cpus = os.cpus();
-  const dirty = git('status', '--porcelain').split('\n').filter(Boolean).length;
+  const { commit, dirty } = SOURCE;
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
   return [
     `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}`,
     `Node ${process.version}; PGlite ${packageVersion('@electric-sql/pglite')}; PostgreSQL ${pg}; Fastify ${packageVersion('fastify')}; autocannon ${packageVersion('autocannon')}`,
-    `Commit ${git('rev-parse', '--short', 'HEAD')}${dirty ? ` plus ${dirty} uncommitted path(s) in the working tree (the bench measures the working tree as it was)` : ''}`,
+    `Commit ${commit}${dirty ? ` plus ${dirty} uncommitted path(s) in the working tree when the run started (the bench measures the working tree as it was then)` : ''}`,
     `Load average (1 / 5 / 15 min) before: ${load(loadBefore)}, after: ${load(loadAfter)} — other work on this 2-core machine skews everything`,
     ...(tree ? [`Build of the measured copy: ${(tree.buildMs / 1000).toFixed(1)} s${tree.webBuilt ? '' : ' (server only: the web app did not build)'}`] : []),
     'Everything on 127.0.0.1.',
