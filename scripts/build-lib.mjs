@@ -50,6 +50,7 @@ export function isBuildFresh() {
     return (
       fs.readFileSync(stampFile, 'utf8') === sourceFingerprint() &&
       fs.existsSync(path.join(root, 'dist/server/main.js')) &&
+      fs.existsSync(path.join(root, 'dist/server/embedded-training.worker.js')) &&
       fs.existsSync(path.join(root, 'dist/web/index.html')) &&
       fs.existsSync(path.join(root, 'dist/web/widget.js'))
     );
@@ -61,7 +62,12 @@ export function isBuildFresh() {
 export async function buildServer() {
   const esbuild = await import('esbuild');
   await esbuild.build({
-    entryPoints: { main: path.join(root, 'server/main.ts'), cli: path.join(root, 'server/cli/main.ts') },
+    entryPoints: {
+      main: path.join(root, 'server/main.ts'),
+      cli: path.join(root, 'server/cli/main.ts'),
+      // The agents' training runs in a worker thread, loaded from beside main.js (embedded-trainer.ts).
+      'embedded-training.worker': path.join(root, 'server/modules/agents/embedded-training.worker.ts'),
+    },
     outdir: path.join(root, 'dist/server'),
     bundle: true,
     platform: 'node',

@@ -29,7 +29,7 @@ import { MessagingService } from './modules/conversations/messaging.service';
 import { AgentPolicy } from './modules/agents/agents.policy';
 import { agentsRoutes } from './modules/agents/agents.routes';
 import { AgentsService } from './modules/agents/agents.service';
-import { embeddedTrainer } from './modules/agents/embedded-trainer';
+import { createEmbeddedTrainer } from './modules/agents/embedded-trainer';
 import { annotateInbound } from './modules/agents/intelligence';
 import { engineRegistry } from './modules/agents/engine-registry';
 import { EmbeddedEngine } from './modules/agents/engines/embedded/embedded-engine';
@@ -245,7 +245,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const presence = new PresenceTracker({ db, clock, logger });
   const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsRepository, clock), ...chats.realtimeLoaders() }, logger);
 
-  const agents = new AgentsService({ db, queue, clock, secretBox, trainer: embeddedTrainer });
+  // Training runs in a worker thread, started with the first training (embedded-trainer.ts).
+  const trainer = createEmbeddedTrainer({ wordVectors: config.wordVectors });
+  const agents = new AgentsService({ db, queue, clock, secretBox, trainer });
   const embeddedEngine = new EmbeddedEngine();
   const agentPolicy = new AgentPolicy({
     db,
@@ -408,6 +410,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     services,
     async close() {
       await queue.stop();
+      await trainer.close();
       realtime.stop();
       await server.close();
       await events.close();
