@@ -5,6 +5,7 @@ import type { Platform } from '../api/conversations';
  * the visitor gave; else a readable form of its id on the platform — a WhatsApp number as the
  * phone number it is, a website visitor (whose id is a random token) as "Website visitor" and the
  * token's last four characters, like the help desks do, so two visitors still look different.
+ * Searches match the same label: `contactLabelSql` in server/modules/conversations/conversations.repository.ts.
  */
 export function contactLabel(contact: { name: string | null; externalId: string }, platform?: Platform): string {
   const name = contact.name?.trim();

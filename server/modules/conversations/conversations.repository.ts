@@ -8,6 +8,7 @@ import type { ContactView, ConversationView, MessageView } from '../../../common
 import { contactLabel } from '../../../common/messaging/contact-label';
 import { sentimentLabel } from '../../../common/messaging/sentiment';
 import type { Db } from '../../db/database';
+import { containsPattern } from '../../lib/search';
 import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from './messaging.service';
 
 export interface Scope {
@@ -16,6 +17,16 @@ export interface Scope {
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/**
+ * `contactLabel` (common/messaging/contact-label.ts) in SQL, over the joined `ct` (contacts) and
+ * `ch` (channels), so a search finds a contact by the label the screens show. Keep the two in step
+ * (conversations.routes.test.ts searches by both kinds of label).
+ */
+export const contactLabelSql = sql<string>`coalesce(nullif(btrim(ct.name), ''), case
+  when ch.kind = 'webchat' and length(ct.external_id) >= 4 then 'Website visitor ' || upper(right(ct.external_id, 4))
+  when ch.kind = 'whatsapp' and ct.external_id ~ '^[0-9]{6,15}$' then '+' || ct.external_id
+  else ct.external_id end)`;
 
 function conversationQuery(db: Db, scope: Scope) {
   let q = db
@@ -236,8 +247,8 @@ export class ConversationsRepository {
     if (scope.clientId !== null) q = q.where('ct.clientId', '=', scope.clientId);
     if (filter.clientId) q = q.where('ct.clientId', '=', filter.clientId);
     if (filter.search) {
-      const pattern = `%${filter.search.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
-      q = q.where((eb) => eb.or([eb('ct.name', 'ilike', pattern), eb('ct.externalId', 'ilike', pattern)]));
+      const pattern = containsPattern(filter.search);
+      q = q.where((eb) => eb.or([eb(contactLabelSql, 'ilike', pattern), eb('ct.externalId', 'ilike', pattern)]));
     }
     return (await q.execute()).map((r) => ({
       id: r.id,

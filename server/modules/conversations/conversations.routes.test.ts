@@ -90,6 +90,30 @@ describe.each(ENGINES)('conversations API (%s)', (engine) => {
     expect((await admin.get(`${base}&tab=archived`)).statusCode).toBe(400);
   });
 
+  it('finds contacts without a name by the label the screens show (website visitor, phone number)', async () => {
+    const client = await createTestClient(app, 'Label Co');
+    const web = await createTestChannel(app, { clientId: client.id, kind: 'webchat' });
+    const wa = await createTestChannel(app, { clientId: client.id, kind: 'whatsapp' });
+    clock.advance(60_000);
+    const visitor = await app.services.messaging.recordInbound(web, customerText('v_Qm9aXr7bbq', 'hello from the site', null));
+    clock.advance(60_000);
+    const phone = await app.services.messaging.recordInbound(wa, customerText('447700900123', 'hello from whatsapp', null));
+
+    const conversations = async (text: string) =>
+      expectJson<Page>(await admin.get(`/api/v1/conversations?clientId=${client.id}&search=${encodeURIComponent(text)}`), 200).conversations.map((c) => c.id);
+    expect(await conversations('website visitor 7bbq')).toEqual([visitor.conversationId]);
+    expect(await conversations('+4477009')).toEqual([phone.conversationId]);
+    expect(await conversations('website visitor')).toEqual([visitor.conversationId]);
+
+    const contacts = async (text: string) =>
+      expectJson<{ contacts: ContactView[] }>(await admin.get(`/api/v1/contacts?clientId=${client.id}&search=${encodeURIComponent(text)}`), 200).contacts.map((c) => c.externalId);
+    expect(await contacts('Website Visitor 7BBQ')).toEqual(['v_Qm9aXr7bbq']);
+    expect(await contacts('+447700900123')).toEqual(['447700900123']);
+
+    const messages = expectJson<{ messages: MessageView[] }>(await admin.get(`/api/v1/messages?search=${encodeURIComponent('Website visitor 7BBQ')}`), 200).messages;
+    expect(messages.map((m) => [m.id, m.senderName])).toEqual([[visitor.messageId, 'Website visitor 7BBQ']]);
+  });
+
   it('gets one conversation, and an unknown id is 404', async () => {
     const client = await createTestClient(app);
     const wa = await createTestChannel(app, { clientId: client.id, kind: 'whatsapp' });

@@ -29,7 +29,7 @@ import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
-import { type ConversationsRepository, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import { contactLabelSql, type ConversationsRepository, type Scope, toConversationView, toMessageView } from './conversations.repository';
 import type { MessagingService } from './messaging.service';
 import { messagesCsv, messagesCsvFilename } from './messages-csv';
 import { scopeFor } from './scope';
@@ -94,7 +94,7 @@ export class ConversationsService {
       const pattern = containsPattern(query.search);
       q = q.where((eb) =>
         eb.or([
-          eb('ct.name', 'ilike', pattern),
+          eb(contactLabelSql, 'ilike', pattern),
           eb('ct.externalId', 'ilike', pattern),
           eb('cl.companyName', 'ilike', pattern),
           eb('c.title', 'ilike', pattern),
@@ -425,7 +425,7 @@ export class ConversationsService {
         eb.or([
           eb('m.content', 'ilike', pattern),
           eb('cl.companyName', 'ilike', pattern),
-          eb('ct.name', 'ilike', pattern),
+          eb(contactLabelSql, 'ilike', pattern),
           eb('m.aiSummary', 'ilike', pattern),
         ]),
       );
