@@ -8,28 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
 import { startFakeLlm, type FakeLlm, type FakeLlmAnswer } from '../../../test/helpers/fake-openai';
-import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
+import { createAgentClient } from '../../../test/helpers/agents';
 import { DEFAULT_AGENT_TEXTS } from '../../../common/api/agents';
 import type { UpdateAgentInput } from '../../../common/api/agents';
-
-const FAQ = [
-  {
-    questions: ['What are your opening hours?', 'When are you open?', 'What time do you open?', 'Are you open on Sunday?', 'What time do you close?'],
-    answer: 'We are open Monday to Saturday, 9:00 to 18:00.',
-  },
-  {
-    questions: ['How much does shipping cost?', 'What are the delivery fees?', 'Is shipping free?', 'How much is delivery?', 'Do you charge for shipping?'],
-    answer: 'Shipping is free over 50 euros, otherwise 4.90.',
-  },
-  {
-    questions: ['How do I get a refund?', 'Can I return my order?', 'What is your refund policy?', 'I want my money back', 'How do returns work?'],
-    answer: 'You can return any item within 30 days for a full refund.',
-  },
-  {
-    questions: ['Where is my order?', 'Track my package', 'My parcel has not arrived', 'How can I track my delivery?', 'Order status please'],
-    answer: 'You can track your order with the link in your confirmation e-mail.',
-  },
-];
 
 const API_KEY = 'sk-test-llm-0123456789abcdef';
 const MODEL = 'llama3.1-8b-test';
@@ -72,14 +53,7 @@ describe.each(ENGINES)('AI agent policy with an LLM engine (%s)', (engine) => {
 
   const llmAgent = (): UpdateAgentInput => ({ engine: 'openai-compatible', llmBaseUrl: fake.baseUrl, llmModel: MODEL, llmApiKey: API_KEY });
 
-  async function setup(config: UpdateAgentInput = llmAgent()) {
-    const client = await createTestClient(app);
-    const channel = await createTestChannel(app, { clientId: client.id, kind: 'webchat' });
-    await app.services.agents.importKnowledge(client.id, { format: 'json', content: JSON.stringify(FAQ), mode: 'replace' });
-    await app.services.agents.updateAgent(client.id, { enabled: true, responseDelaySeconds: 0, ...config });
-    await app.queue.waitForIdle();
-    return { client, channel };
-  }
+  const setup = (config: UpdateAgentInput = llmAgent()) => createAgentClient(app, config);
 
   async function ask(channel: Awaited<ReturnType<typeof setup>>['channel'], body: string) {
     visitor += 1;

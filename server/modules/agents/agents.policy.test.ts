@@ -1,27 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedInClient, type TestApp } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
-import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
+import type { UpdateAgentInput } from '../../../common/api/agents';
+import { createAgentClient } from '../../../test/helpers/agents';
 import { decide } from './agents.policy';
-
-const FAQ = [
-  {
-    questions: ['What are your opening hours?', 'When are you open?', 'What time do you open?', 'Are you open on Sunday?', 'What time do you close?'],
-    answer: 'We are open Monday to Saturday, 9:00 to 18:00.',
-  },
-  {
-    questions: ['How much does shipping cost?', 'What are the delivery fees?', 'Is shipping free?', 'How much is delivery?', 'Do you charge for shipping?'],
-    answer: 'Shipping is free over 50 euros, otherwise 4.90.',
-  },
-  {
-    questions: ['How do I get a refund?', 'Can I return my order?', 'What is your refund policy?', 'I want my money back', 'How do returns work?'],
-    answer: 'You can return any item within 30 days for a full refund.',
-  },
-  {
-    questions: ['Where is my order?', 'Track my package', 'My parcel has not arrived', 'How can I track my delivery?', 'Order status please'],
-    answer: 'You can track your order with the link in your confirmation e-mail.',
-  },
-];
 
 function text(externalId: string, body: string, contact = 'visitor-1') {
   return { contact: { externalId: contact, name: 'Dana' }, message: { externalId, type: 'text' as const, text: body } };
@@ -53,14 +35,7 @@ describe.each(ENGINES)('AI agent policy (%s)', (engine) => {
     await app.destroy();
   });
 
-  async function setup(config: Record<string, unknown> = {}) {
-    const client = await createTestClient(app);
-    const channel = await createTestChannel(app, { clientId: client.id, kind: 'webchat' });
-    await app.services.agents.importKnowledge(client.id, { format: 'json', content: JSON.stringify(FAQ), mode: 'replace' });
-    await app.services.agents.updateAgent(client.id, { enabled: true, responseDelaySeconds: 0, ...config });
-    await app.queue.waitForIdle();
-    return { client, channel };
-  }
+  const setup = (config: UpdateAgentInput = {}) => createAgentClient(app, config);
 
   const db = () => app.database.db;
   const thread = (conversationId: string) =>
@@ -176,11 +151,7 @@ describe.each(ENGINES)('AI agent policy (%s)', (engine) => {
   });
 
   it('never sends outside the 24-hour window', async () => {
-    const client = await createTestClient(app);
-    const channel = await createTestChannel(app, { clientId: client.id, kind: 'whatsapp' });
-    await app.services.agents.importKnowledge(client.id, { format: 'json', content: JSON.stringify(FAQ), mode: 'replace' });
-    await app.services.agents.updateAgent(client.id, { enabled: true, responseDelaySeconds: 0 });
-    await app.queue.waitForIdle();
+    const { channel } = await createAgentClient(app, {}, 'whatsapp');
     await app.queue.stop();
     try {
       const { messageId, conversationId } = await app.services.messaging.recordInbound(channel, text('wa1', 'when are you open?', '15550001'));
