@@ -1,0 +1,45 @@
+/**
+ * NUL in the URL: `%00` decodes to U+0000, which PostgreSQL text cannot hold, so a query
+ * parameter or path parameter carrying it would fail in a query as a 500 (`?search=%00`). Every
+ * request is checked first (the first `onRequest` hook, before sessions are resolved) and refused
+ * with a 400 naming the parameter. Query strings cannot carry a lone surrogate (an encoded one is
+ * invalid UTF-8, which the query parser leaves undecoded), so NUL is the only character to refuse.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../lib/errors';
+import { NUL_MESSAGE } from './json-body';
+
+/** The name of the first query or path parameter (or parameter name) holding U+0000, or null. */
+export function findNulInUrl(request: Pick<FastifyRequest, 'url' | 'query' | 'params'>): string | null {
+  // The common case: nothing that could decode to U+0000.
+  if (!request.url.includes('%00') && !request.url.includes('\u0000')) return null;
+  for (const [source, values] of [
+    ['query', request.query],
+    ['path', request.params],
+  ] as const) {
+    if (values === null || typeof values !== 'object') continue;
+    for (const [name, value] of Object.entries(values as Record<string, unknown>)) {
+      const items = Array.isArray(value) ? (value as unknown[]) : [value];
+      if (name.includes('\u0000') || items.some((item) => typeof item === 'string' && item.includes('\u0000'))) {
+        return source === 'path' && name === '*' ? 'path' : name.replaceAll('\u0000', '\\u0000');
+      }
+    }
+  }
+  // Elsewhere in the path (not a parameter): the route cannot match anything stored either.
+  return decodeURIComponentSafe(request.url.split('?')[0] ?? '').includes('\u0000') ? 'path' : null;
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export function registerUrlGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const field = findNulInUrl(request);
+    if (field !== null) throw new AppError('VALIDATION_ERROR', NUL_MESSAGE, { fields: { [field]: NUL_MESSAGE } });
+  });
+}
