@@ -130,6 +130,23 @@ describe.each(ENGINES)('hostile input (%s)', (engine) => {
     });
   });
 
+  describe('JSON inside JSON: a knowledge file', () => {
+    it('stores a lone surrogate as U+FFFD and refuses U+0000 with a 400 naming the entry', async () => {
+      const client = await createTestClient(app);
+      const url = `/api/v1/clients/${client.id}/knowledge/import`;
+      const imported = await admin.post(url, { format: 'json', mode: 'replace', content: '[{"questions":["Open \\ud800 today?"],"answer":"Yes \\udc00"}]' });
+      expect(imported.statusCode, imported.body).toBe(200);
+      const entries = await db().selectFrom('knowledgeEntries').select(['questions', 'answer']).where('clientId', '=', client.id).execute();
+      expect(entries).toEqual([{ questions: ['Open \uFFFD today?'], answer: 'Yes \uFFFD' }]);
+
+      const refused = await admin.post(url, { format: 'json', mode: 'replace', content: '[{"questions":["a"],"answer":"b"},{"questions":["x\\u0000"],"answer":"y"}]' });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ error: { code: 'VALIDATION_ERROR', fields: { content: expect.stringMatching(/NUL.*\(entry 2\)/u) } } });
+      const deep = await admin.post(url, { format: 'json', mode: 'replace', content: deepJson(5000) });
+      expect(deep.statusCode).toBe(400);
+    });
+  });
+
   describe('NUL in the URL', () => {
     /** GET routes whose query schema has a `search` parameter, from the OpenAPI document. */
     function searchRoutes(): string[] {
