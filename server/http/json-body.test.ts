@@ -52,7 +52,10 @@ describe('cleanJson', () => {
 
   it('tells which JSON text may need cleaning', () => {
     expect(mightNeedCleaning('{"a":"\\u0000"}')).toBe(true);
-    expect(mightNeedCleaning('{"a":"\\uD83D\\uDE00"}')).toBe(true);
+    expect(mightNeedCleaning('{"a":"\\ud800"}')).toBe(true);
+    expect(mightNeedCleaning('{"a":"x\\uDFFF"}')).toBe(true);
+    expect(mightNeedCleaning('{"a":"\\uD83D\\uDE00 \\uDE00"}')).toBe(true);
+    expect(mightNeedCleaning('{"a":"\\ud83d\\ude00","b":"\\uD83D\\uDE00"}')).toBe(false);
     expect(mightNeedCleaning('{"a":"\\u00e9 caf\u00e9 🙂"}')).toBe(false);
   });
 });

@@ -50,12 +50,11 @@ const printable = (key: string) => key.replaceAll('\u0000', '\\u0000');
 
 /** The string with lone surrogates replaced by U+FFFD and (when stripping) U+0000 removed, or null when it must be refused. */
 function cleanString(text: string, nul: CleanOptions['nul']): string | null {
-  let result = text.isWellFormed() ? text : text.toWellFormed();
-  if (result.includes('\u0000')) {
-    if (nul === 'refuse') return null;
-    result = result.replaceAll('\u0000', '');
-  }
-  return result;
+  const hasNul = text.includes('\u0000');
+  if (!hasNul && text.isWellFormed()) return text;
+  const result = text.toWellFormed();
+  if (!hasNul) return result;
+  return nul === 'refuse' ? null : result.replaceAll('\u0000', '');
 }
 
 /**
@@ -71,26 +70,24 @@ export function cleanJson(value: unknown, options: CleanOptions): { value: unkno
   }
   if (value === null || typeof value !== 'object') return { value, problem: null };
   const stack: Container[] = [{ value: value as Container['value'], depth: 1, parent: null, key: '' }];
+  const nested = (item: unknown, container: Container, key: string): void => {
+    stack.push({ value: item as Container['value'], depth: container.depth + 1, parent: container, key: printable(key) });
+  };
+  // Written out without a callback per item: Meta's deliveries (every non-ASCII character escaped) come through here.
   while (stack.length > 0) {
     const container = stack.pop()!;
     if (container.depth > maxDepth) return { value, problem: { kind: 'depth', field: pathOf(container) } };
-    const visit = (item: unknown, key: string, set: (cleaned: string) => void): JsonProblem | null => {
-      if (typeof item === 'string') {
-        const cleaned = cleanString(item, options.nul);
-        if (cleaned === null) return { kind: 'nul', field: pathOf(container, printable(key)) };
-        if (cleaned !== item) set(cleaned);
-      } else if (item !== null && typeof item === 'object') {
-        stack.push({ value: item as Container['value'], depth: container.depth + 1, parent: container, key: printable(key) });
-      }
-      return null;
-    };
     if (Array.isArray(container.value)) {
       const array = container.value;
       for (let i = 0; i < array.length; i += 1) {
-        const problem = visit(array[i], String(i), (cleaned) => {
-          array[i] = cleaned;
-        });
-        if (problem) return { value, problem };
+        const item = array[i];
+        if (typeof item === 'string') {
+          const cleaned = cleanString(item, options.nul);
+          if (cleaned === null) return { value, problem: { kind: 'nul', field: pathOf(container, String(i)) } };
+          if (cleaned !== item) array[i] = cleaned;
+        } else if (item !== null && typeof item === 'object') {
+          nested(item, container, String(i));
+        }
       }
       continue;
     }
@@ -101,10 +98,14 @@ export function cleanJson(value: unknown, options: CleanOptions): { value: unkno
       const cleanedKey = cleanString(key, options.nul);
       if (cleanedKey === null) return { value, problem: { kind: 'nul', field: pathOf(container, printable(key)) } };
       if (cleanedKey !== key) renamed = true;
-      const problem = visit(object[key], key, (cleaned) => {
-        object[key] = cleaned;
-      });
-      if (problem) return { value, problem };
+      const item = object[key];
+      if (typeof item === 'string') {
+        const cleaned = cleanString(item, options.nul);
+        if (cleaned === null) return { value, problem: { kind: 'nul', field: pathOf(container, printable(key)) } };
+        if (cleaned !== item) object[key] = cleaned;
+      } else if (item !== null && typeof item === 'object') {
+        nested(item, container, key);
+      }
     }
     if (renamed) {
       // Rebuilt in the same order; defineProperty, so a key such as "__proto__" stays a plain key.
@@ -127,13 +128,17 @@ export function cleanJsonBody<T>(body: T): T {
 }
 
 /**
- * Whether JSON text may carry U+0000 or a surrogate: both can only come as `\u` escapes (raw
+ * Whether JSON text may carry U+0000 or a lone surrogate: both can only come as `\u` escapes (raw
  * UTF-8 cannot encode a lone surrogate; Buffer decoding turns such bytes into U+FFFD, and JSON
- * forbids a raw U+0000 in a string). Text without them needs no string cleaning.
+ * forbids a raw U+0000 in a string). Escaped pairs (`\ud83d\ude00`, as Meta writes every emoji)
+ * do not count. Text without either needs no string cleaning; a false positive (an escaped
+ * backslash before `u0000`) only costs a walk that finds nothing.
  */
 export function mightNeedCleaning(text: string): boolean {
-  return /\\u(?:0000|[dD][89abcdefABCDEF])/u.test(text);
+  return LONE_OR_NUL_ESCAPE.test(text);
 }
+
+const LONE_OR_NUL_ESCAPE = /\\u0000|\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]/u;
 
 export function registerJsonBodyParser(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error');
