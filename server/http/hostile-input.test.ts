@@ -196,6 +196,59 @@ describe.each(ENGINES)('hostile input (%s)', (engine) => {
     });
   });
 
+  describe('hostile headers', () => {
+    it('a garbage session cookie, CSRF token, visitor token, Authorization or signature is a 4xx, never a 5xx', async () => {
+      const client = await createTestClient(app);
+      const widget = await createTestChannel(app, { clientId: client.id, kind: 'webchat' });
+      const api = await createTestChannel(app, { clientId: client.id, kind: 'api' });
+      await createMetaChannel(app, 'messenger', 'page-hostile-headers');
+      const long = 'x'.repeat(20_000);
+      const values = ['%00', '\u0000', 'a\u0000b', '\\u0000', '\xc0\x80', '\xff', long, '', ' ', '=;=;', 'Bearer', 'Bearer %00.%00', `Bearer ${long}`, 'sha256=', `sha256=${'g'.repeat(64)}`, `sha256=${'0'.repeat(64)}`];
+      const headerSets = (value: string): Record<string, string>[] => [
+        { cookie: `parley.session_token=${value}` },
+        { cookie: `parley.session_token=${encodeURIComponent(value)}.${encodeURIComponent(value)}` },
+        { cookie: `parley_csrf=${value}`, 'x-csrf-token': value },
+        { 'x-csrf-token': value },
+        { authorization: value },
+        { authorization: `Bearer ${value}` },
+        { 'x-hub-signature-256': value },
+        { 'x-parley-signature': value, 'x-parley-timestamp': value },
+        { 'x-parley-timestamp': value, 'x-parley-signature': `sha256=${'0'.repeat(64)}` },
+        { 'x-parley-control-token': value },
+        { 'content-type': `application/json; charset=${value}` },
+        { origin: value, referer: value },
+      ];
+      const routes: [string, string, string | undefined][] = [
+        ['GET', '/api/v1/conversations', undefined],
+        ['GET', '/api/v1/auth/session', undefined],
+        ['POST', '/api/v1/auth/sign-in', '{"email":"a@b.co","password":"x"}'],
+        ['GET', `/api/v1/widget/${widget.externalId}/messages`, undefined],
+        ['POST', `/api/v1/widget/${widget.externalId}/messages`, '{"text":"hi","clientMessageId":"hostile-header-1"}'],
+        ['POST', `/api/v1/channels/${api.id}/messages`, '{"contact":{"id":"c"},"message":{"id":"m","text":"hi"}}'],
+        ['POST', '/webhooks/messenger', '{"object":"page","entry":[{"id":"page-hostile-headers","messaging":[]}]}'],
+        ['POST', '/api/internal/cli', '{"command":"status","flags":{}}'],
+      ];
+      const failures: string[] = [];
+      let ip = 0;
+      for (const [method, url, body] of routes) {
+        for (const value of values) {
+          for (const headers of headerSets(value)) {
+            ip += 1;
+            const response = await app.inject({
+              method,
+              url,
+              remoteAddress: `10.8.${Math.floor(ip / 250) % 250}.${ip % 250}`,
+              headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+              ...(body ? { payload: body } : {}),
+            });
+            if (response.statusCode >= 500) failures.push(`${method} ${url} ${JSON.stringify(headers).slice(0, 120)}: ${response.statusCode} ${response.body.slice(0, 120)}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  });
+
   describe('deeply nested JSON', () => {
     it(`is a 400 past ${MAX_JSON_DEPTH} levels on the anonymous, widget, telemetry and API-channel routes, and fine below`, async () => {
       const client = await createTestClient(app);
