@@ -72,6 +72,7 @@ import { accessPlugin, type RegisteredRoute } from './http/access';
 import { csrfPlugin } from './http/csrf';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
+import { registerRequestGuard } from './http/request-guard';
 import { registerWebApp } from './http/web-app';
 import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
@@ -330,6 +331,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   server.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(server);
   registerJsonBodyParser(server);
+  registerRequestGuard(server);
 
   const routes: RegisteredRoute[] = [];
   await server.register(fastifyCookie);

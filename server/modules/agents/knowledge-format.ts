@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import { knowledgeEntryInput, MAX_KNOWLEDGE_ENTRIES, type KnowledgeEntryInput } from '../../../common/api/agents';
+import { cleanJson, DEPTH_MESSAGE, NUL_MESSAGE } from '../../http/json-body';
 import { AppError } from '../../lib/errors';
 import { csvCell, toCsv } from '../conversations/messages-csv';
 
@@ -114,6 +115,14 @@ export function parseKnowledgeJson(text: string): ParsedEntry[] {
     data = JSON.parse(text);
   } catch {
     throw invalid('The file is not valid JSON');
+  }
+  // The file is JSON inside the request's JSON: the same rules as a body (lone surrogates become U+FFFD; U+0000, which
+  // PostgreSQL cannot store, and deep nesting are refused).
+  const { problem } = cleanJson(data, { nul: 'refuse' });
+  if (problem) {
+    const entry = /^(\d+)(?:\.|$)/u.exec(problem.field)?.[1];
+    const at = entry === undefined ? '' : ` (entry ${Number(entry) + 1})`;
+    throw invalid(`${problem.kind === 'nul' ? NUL_MESSAGE : DEPTH_MESSAGE}${at}`);
   }
   const result = jsonEntries.safeParse(data);
   if (!result.success) {

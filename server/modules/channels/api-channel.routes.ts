@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { API_SIGNATURE, apiInboundAccepted, apiInboundMessage } from '../../../common/api/channels';
-import { assertNoNulCharacter } from '../../http/json-body';
+import { cleanJsonBody } from '../../http/json-body';
 import { AppError } from '../../lib/errors';
 import type { ChannelWithSecrets } from './adapters/channel-adapter';
 import type { ApiChannelService } from './api-channel.service';
@@ -57,12 +57,14 @@ export const apiChannelRoutes: FastifyPluginAsyncZod<ApiChannelRoutesOptions> = 
           { timestamp: request.headers[API_SIGNATURE.timestampHeader], signature: request.headers[API_SIGNATURE.signatureHeader] },
           raw,
         );
+        let parsed: unknown;
         try {
-          request.body = JSON.parse(raw.toString('utf8')) as typeof request.body;
+          parsed = JSON.parse(raw.toString('utf8'));
         } catch (error) {
           throw new AppError('VALIDATION_ERROR', 'Request body is not valid JSON', { cause: error });
         }
-        assertNoNulCharacter(request.body);
+        // The same rules as every JSON body (json-body.ts): lone surrogates become U+FFFD, U+0000 and deep nesting are a 400.
+        request.body = cleanJsonBody(parsed) as typeof request.body;
         verified.set(request, channel);
         rawBodies.set(request, raw);
       },

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import type { Channel } from '../../db/schema';
-import { mightCarryNul } from '../../http/json-body';
+import { cleanJson, mightNeedCleaning } from '../../http/json-body';
 import type { JobCompletion } from '../../jobs/define-job';
 import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import { sha256Hex } from '../../lib/crypto';
@@ -342,10 +342,13 @@ export class WebhooksService {
 /**
  * A stored delivery's JSON. PostgreSQL text cannot hold U+0000, which JSON can carry (`\u0000`):
  * it is dropped from every string, so a message carrying one is stored without it instead of
- * failing with everything recorded alongside it. Meta's deliveries are signed and acknowledged
- * already; refusing them is not an option.
+ * failing with everything recorded alongside it. A lone surrogate (`\ud800`) becomes U+FFFD for
+ * the same reason. Meta's deliveries are signed and acknowledged already; refusing them is not an
+ * option, so there is no depth limit either: the walk (json-body.ts) is iterative and the
+ * adapters' schemas read only the levels they know.
  */
 export function parseDelivery(body: string): unknown {
-  if (!mightCarryNul(body)) return JSON.parse(body);
-  return JSON.parse(body, (_key, value: unknown) => (typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '') : value));
+  const parsed: unknown = JSON.parse(body);
+  if (!mightNeedCleaning(body)) return parsed;
+  return cleanJson(parsed, { nul: 'strip', maxDepth: Number.POSITIVE_INFINITY }).value;
 }
