@@ -96,6 +96,7 @@ import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './modules/system/control.routes';
+import { checkSecretsKey } from './modules/system/secrets-key-check';
 import { systemRoutes } from './modules/system/system.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
@@ -182,6 +183,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const queue: JobQueue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: (): boolean => webhooks.underPressure() });
   const events = new EventBus(database, logger, { jobChannel: queue.channel });
   const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
+  // Refuses to start with a key that cannot open this database's secrets (SecretsKeyMismatchError).
+  await checkSecretsKey(db, secretBox);
 
   // Repositories
   const usersRepository = new UsersRepository(db);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
 import { acquireDataDirLock, DataDirInUseError, readLock } from '../db/data-dir-lock';
 import { AppError } from '../lib/errors';
+import { SecretsKeyMismatchError } from '../modules/system/secrets-key-check';
 import { checkCommand, commands, CommandError, parseFlags, readFileFlags, runCommand } from './commands';
 
 function usage(): string {
@@ -96,7 +97,7 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof CommandError || error instanceof ConfigError || error instanceof DataDirInUseError) {
+    if (error instanceof CommandError || error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof SecretsKeyMismatchError) {
       console.error(`Error: ${error.message}`);
     } else if (error instanceof AppError) {
       const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `\n--${k}: ${v}`).join('') : '';
