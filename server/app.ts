@@ -67,6 +67,7 @@ import {
 import { pino, type Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config';
+import { createBackup } from './db/backup';
 import type { Database } from './db/database';
 import { accessPlugin, type RegisteredRoute } from './http/access';
 import { csrfPlugin } from './http/csrf';
@@ -395,7 +396,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
   await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
-  await server.register(controlRoutes, { services });
+  await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 
   await server.ready();
