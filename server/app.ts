@@ -97,6 +97,7 @@ import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './modules/system/control.routes';
+import { HealthService } from './modules/system/health.service';
 import { checkSecretsKey } from './modules/system/secrets-key-check';
 import { systemRoutes } from './modules/system/system.routes';
 import { UsersRepository } from './modules/users/users.repository';
@@ -369,7 +370,16 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   await server.register(csrfPlugin, { publicUrl: config.publicUrl, secureCookies });
 
-  await server.register(systemRoutes, { engine: database.engine, version: VERSION, securityEvents });
+  const health = new HealthService({
+    db,
+    engine: database.engine,
+    version: VERSION,
+    dataDir: database.engine === 'pglite' ? config.dataDir : undefined,
+    thresholds: config.health,
+    clock,
+    logger,
+  });
+  await server.register(systemRoutes, { health, securityEvents });
   await server.register(authRoutes, { authService, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(betterAuthCallbackRoutes, { auth, publicUrl: config.publicUrl });
   await server.register(outboxRoutes, { emailService: emails });
