@@ -215,8 +215,22 @@ describe('parley backup and restore (embedded database)', { timeout: 240_000 }, 
     expect(JSON.parse(restored.stdout)).toMatchObject({ restored: target, conversations: 2 });
     expect(fs.statSync(path.join(target, 'secrets.key')).mode & 0o777).toBe(0o600);
 
-    // Another key is refused on the restored database (the key check); the restored key opens everything.
+    // Another key is refused on the restored database (the key check), by the server with a plain message.
+    const wrongKey = await run(['--import', 'tsx', 'server/main.ts'], {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: target,
+      SECRETS_KEY: 'some-other-secrets-key-some-other-secrets-key',
+      PORT: String(await freePort()),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+    });
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain('Refusing to start: the secrets key in use (SECRETS_KEY) is not the key this database was set up with');
+    expect(wrongKey.stderr).not.toMatch(/at .*\.ts:\d+/u);
+    expect(fs.existsSync(path.join(target, 'parley.lock'))).toBe(false);
     await expect(openApp(target, { SECRETS_KEY: 'some-other-secrets-key-some-other-secrets-key' })).rejects.toThrow(/Refusing to start/u);
+    // The restored key opens everything.
     const fakeGraph = graph!;
     const { app, database, close } = await openApp(target, { GRAPH_API_BASE_URL: fakeGraph.url });
     try {
