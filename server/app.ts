@@ -374,7 +374,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     db,
     engine: database.engine,
     version: VERSION,
-    dataDir: database.engine === 'pglite' ? config.dataDir : undefined,
+    dataDir: database.dataDir,
     thresholds: config.health,
     clock,
     logger,

@@ -203,6 +203,14 @@ describe('parley backup and restore (embedded database)', { timeout: 240_000 }, 
       await exited;
     }
 
+    // Not a backup: refused, nothing created.
+    const junk = path.join(root, 'junk.txt');
+    fs.writeFileSync(junk, 'hello\n{}\nnot a tar');
+    const notBackup = await cli(path.join(root, 'never'), ['restore', '--from', junk]);
+    expect(notBackup.code).toBe(1);
+    expect(notBackup.stderr).toContain('This is not a Parley backup file');
+    expect(fs.existsSync(path.join(root, 'never'))).toBe(false);
+
     // Never over existing data.
     const refused = await cli(dataDir, ['restore', '--from', out]);
     expect(refused.code).toBe(1);
@@ -230,6 +238,9 @@ describe('parley backup and restore (embedded database)', { timeout: 240_000 }, 
     expect(wrongKey.stderr).not.toMatch(/at .*\.ts:\d+/u);
     expect(fs.existsSync(path.join(target, 'parley.lock'))).toBe(false);
     await expect(openApp(target, { SECRETS_KEY: 'some-other-secrets-key-some-other-secrets-key' })).rejects.toThrow(/Refusing to start/u);
+    const command = await cli(target, ['users:list'], { SECRETS_KEY: 'some-other-secrets-key-some-other-secrets-key' });
+    expect(command.code).toBe(1);
+    expect(command.stderr).toContain('Error: Refusing to start: the secrets key in use (SECRETS_KEY)');
     // The restored key opens everything.
     const fakeGraph = graph!;
     const { app, database, close } = await openApp(target, { GRAPH_API_BASE_URL: fakeGraph.url });

@@ -120,7 +120,7 @@ async function backup(config: Config, out: string, holder: LockInfo | undefined)
   const file = path.resolve(out);
   if (fs.existsSync(file)) throw new CommandError(`--out: ${file} already exists; choose a new file name.`);
   if (!holder && !embeddedDatabaseExists(config.dataDir)) {
-    throw new NoDatabaseError({ dataDir: config.dataDir, databaseUrl: undefined, dataDirFromEnv: process.env.DATA_DIR !== undefined });
+    throw new NoDatabaseError({ dataDir: config.dataDir, databaseUrl: undefined, dataDirFromEnv: Boolean(process.env.DATA_DIR) });
   }
   const content = holder ? await backupThroughServer(holder) : await backupHere(config);
   const { manifest } = readBackup(content);
@@ -146,6 +146,13 @@ async function restore(config: Config, from: string): Promise<unknown> {
     throw new CommandError(`--from: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   const { manifest, data } = readBackup(content);
+  const { migrations } = await import('../db/migrations');
+  if (manifest.lastMigration !== null && !(manifest.lastMigration in migrations)) {
+    throw new CommandError(
+      `This backup was made by a newer Parley (${manifest.parleyVersion}; its database has migration ${manifest.lastMigration}, which this ` +
+        'version does not know). Restore it with that version or a later one.',
+    );
+  }
   if (!isEmptyDir(config.dataDir)) {
     throw new CommandError(
       `DATA_DIR ${config.dataDir} is not empty. A restore never writes over existing data: set DATA_DIR to a new or empty directory ` +
@@ -156,16 +163,25 @@ async function restore(config: Config, from: string): Promise<unknown> {
   fs.mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const lock = acquireDataDirLock(config.dataDir);
   try {
-    const pglite = new PGlite(pgliteDir(config.dataDir), { loadDataDir: new Blob([new Uint8Array(data)]) });
-    await pglite.waitReady;
-    const { rows } = await pglite.query<{ n: number }>('select count(*)::int as n from conversations');
-    await pglite.close();
-    fs.writeFileSync(secretsKeyPath(config.dataDir), manifest.secretsKey, { mode: 0o600, flag: 'wx' });
+    let conversations: number;
+    try {
+      const pglite = new PGlite(pgliteDir(config.dataDir), { loadDataDir: new Blob([new Uint8Array(data)]) });
+      await pglite.waitReady;
+      const { rows } = await pglite.query<{ n: number }>('select count(*)::int as n from conversations');
+      await pglite.close();
+      conversations = rows[0]?.n ?? 0;
+      fs.writeFileSync(secretsKeyPath(config.dataDir), manifest.secretsKey, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // The directory was empty: leave it so, and a second attempt is possible.
+      fs.rmSync(pgliteDir(config.dataDir), { recursive: true, force: true });
+      fs.rmSync(secretsKeyPath(config.dataDir), { force: true });
+      throw new CommandError(`The restore failed and was undone: ${(error as Error).message}`, { cause: error });
+    }
     return {
       restored: config.dataDir,
       createdAt: manifest.createdAt,
       parleyVersion: manifest.parleyVersion,
-      conversations: rows[0]?.n ?? 0,
+      conversations,
       secretsKey: secretsKeyPath(config.dataDir),
       note: 'The secrets key was written to DATA_DIR/secrets.key. If the server runs with SECRETS_KEY, it must be the value it had when the backup was taken.',
     };

@@ -43,7 +43,7 @@ async function viaServer(controlUrl: string, token: string, command: string, fla
 }
 
 function noDatabase(dataDir: string, databaseUrl: string | undefined): NoDatabaseError {
-  return new NoDatabaseError({ dataDir, databaseUrl, dataDirFromEnv: process.env.DATA_DIR !== undefined });
+  return new NoDatabaseError({ dataDir, databaseUrl, dataDirFromEnv: Boolean(process.env.DATA_DIR) });
 }
 
 async function direct(command: string, flags: Record<string, unknown>): Promise<unknown> {

@@ -78,7 +78,9 @@ export function isEmptyDir(dir: string): boolean {
   try {
     return fs.readdirSync(dir).length === 0;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return true;
+    if (code === 'ENOTDIR') return false;
     throw error;
   }
 }

@@ -38,6 +38,8 @@ export interface Database {
    * holding the only connection (no transaction open) after a CHECKPOINT.
    */
   dumpDataDir?: () => Promise<Buffer>;
+  /** Embedded only: the directory PGlite keeps its files in (absent in memory and on PostgreSQL). */
+  readonly dataDir?: string;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   return {
     engine: 'pglite',
     db,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     channel: (name) => `${prefix}${name}`,
     async listen(channel, handler) {
       const unlisten = await pglite.listen(channel, handler);

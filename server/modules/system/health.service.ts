@@ -4,7 +4,7 @@
  *
  * - database: a real write (the heartbeat row in app_settings), bounded by a short timeout — a
  *   read-only, full, locked or unreachable database fails it (503);
- * - disk: free space under DATA_DIR for the embedded database (statfs), under a threshold → 503;
+ * - disk: free space where the embedded database lives (statfs of DATA_DIR/pglite), under a threshold → 503;
  * - jobs: jobs due now and the age of the oldest; an old backlog is "degraded" (200): the jobs table
  *   is shared by every instance, so taking this one out of the balancer would not help.
  *
@@ -38,7 +38,7 @@ export interface HealthServiceDeps {
   db: Db;
   engine: Engine;
   version: string;
-  /** DATA_DIR when the database is embedded there; undefined on PostgreSQL (no disk check). */
+  /** The embedded database's directory (DATA_DIR/pglite); undefined on PostgreSQL or in memory (no disk check). */
   dataDir: string | undefined;
   thresholds: HealthThresholds;
   clock: Clock;
@@ -109,7 +109,8 @@ export class HealthService {
     const failing: HealthReport['failing'] = [];
     if (!database.check.ok) failing.push('database');
     if (disk && !disk.ok) failing.push('disk');
-    if (!database.jobs.ok) failing.push('jobs');
+    // Without a working database the backlog is unknown, not a second failure.
+    if (database.check.ok && !database.jobs.ok) failing.push('jobs');
     const status = failing.some((name) => name !== 'jobs') ? 'failing' : failing.length ? 'degraded' : 'ok';
     const report: HealthReport = {
       status,

@@ -4,23 +4,41 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HealthReport } from '../../../common/api/system';
 import { createTestApp, type TestApp } from '../../../test/helpers/app';
-import { createTestDatabase, ENGINES, secondInstance, type TestDatabase } from '../../../test/helpers/database';
+import pg from 'pg';
+import { createTestDatabase, ENGINES, secondInstance, TEST_DATABASE_URL, type TestDatabase } from '../../../test/helpers/database';
+import { PGlite } from '@electric-sql/pglite';
+import { SNAPSHOT_FILE } from '../../../test/helpers/snapshot';
 import { VERSION } from '../../app';
+import { pgliteDir } from '../../db/data-dir';
+import { type Engine, openDatabase } from '../../db/database';
 import { systemClock } from '../../lib/clock';
 import { type DiskReading, HEARTBEAT_SETTING, HealthService, type HealthThresholds } from './health.service';
 
 const THRESHOLDS: HealthThresholds = { minFreeBytes: 100 * 1024 * 1024, minFreePercent: 1, jobMaxAgeSeconds: 300 };
 
+/** PGlite in a directory (as `npm start` opens it), from the migrated snapshot; PostgreSQL as usual. */
+async function databaseFor(engine: Engine, dataDir: string): Promise<TestDatabase> {
+  if (engine === 'postgres') return createTestDatabase(engine);
+  const seed = new PGlite(pgliteDir(dataDir), { loadDataDir: new Blob([fs.readFileSync(SNAPSHOT_FILE)]) });
+  await seed.waitReady;
+  await seed.close();
+  const database = await openDatabase({ dataDir: pgliteDir(dataDir) });
+  return { ...database, reopen: () => Promise.reject(new Error('single process')), destroy: () => database.close() };
+}
+
 describe.each(ENGINES)('GET /api/v1/health tells the truth (%s)', (engine) => {
   let dataDir: string;
+  let database: TestDatabase;
   let app: TestApp;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-health-'));
-    app = await createTestApp(engine, { startJobs: false, env: { DATA_DIR: dataDir } });
+    database = await databaseFor(engine, dataDir);
+    app = await createTestApp(engine, { database, startJobs: false, env: { DATA_DIR: dataDir } });
   });
   afterAll(async () => {
     await app.destroy();
+    await database.destroy();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
@@ -29,7 +47,7 @@ describe.each(ENGINES)('GET /api/v1/health tells the truth (%s)', (engine) => {
       db: app.database.db,
       engine,
       version: VERSION,
-      dataDir: engine === 'pglite' ? dataDir : undefined,
+      dataDir: engine === 'pglite' ? pgliteDir(dataDir) : undefined,
       thresholds: THRESHOLDS,
       clock: systemClock,
       cacheMs: 0,
@@ -70,11 +88,36 @@ describe.each(ENGINES)('GET /api/v1/health tells the truth (%s)', (engine) => {
       await isLocked;
       const report = await service({ timeoutMs: 300 }).check();
       expect(report.status).toBe('failing');
-      expect(report.failing).toContain('database');
+      expect(report.failing).toEqual(['database']);
       expect(report.checks.database).toEqual({ ok: false, writeMs: null, error: 'timeout' });
     } finally {
       release();
       await holder;
+    }
+  });
+
+  it.runIf(engine === 'postgres')('a read-only database (a role whose transactions are read only) fails with "read_only"', async () => {
+    const role = `parley_ro_${Math.random().toString(36).slice(2, 10)}`;
+    const schema = database.schema!;
+    const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await admin.connect();
+    let readOnly: Awaited<ReturnType<typeof openDatabase>> | undefined;
+    try {
+      await admin.query(`create role ${role} login`);
+      await admin.query(`grant usage on schema ${schema} to ${role}`);
+      await admin.query(`grant select, insert, update on all tables in schema ${schema} to ${role}`);
+      await admin.query(`alter role ${role} set default_transaction_read_only = on`);
+      const url = new URL(TEST_DATABASE_URL!);
+      url.username = role;
+      url.searchParams.set('options', `-c search_path=${schema}`);
+      readOnly = await openDatabase({ url: url.toString(), poolSize: 1 });
+      const report = await service({ db: readOnly.db }).check();
+      expect(report).toMatchObject({ status: 'failing', failing: ['database'], checks: { database: { ok: false, error: 'read_only' } } });
+    } finally {
+      await readOnly?.close();
+      await admin.query(`drop owned by ${role}`).catch(() => undefined);
+      await admin.query(`drop role if exists ${role}`);
+      await admin.end();
     }
   });
 
@@ -163,7 +206,7 @@ describe.each(ENGINES)('GET /api/v1/health when the database is gone (%s)', (eng
       expect(response.statusCode).toBe(503);
       const report = response.json<HealthReport>();
       expect(report).toMatchObject({ status: 'failing', checks: { database: { ok: false, writeMs: null, error: 'unavailable' }, jobs: { ok: false, due: null } } });
-      expect(report.failing).toContain('database');
+      expect(report.failing).toEqual(['database']);
       expect(response.body).not.toMatch(/pool|driver|destroyed|stack/iu);
     } finally {
       await app.close().catch(() => undefined);
