@@ -67,6 +67,7 @@ import {
 import { pino, type Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config';
+import { createBackup } from './db/backup';
 import type { Database } from './db/database';
 import { accessPlugin, type RegisteredRoute } from './http/access';
 import { csrfPlugin } from './http/csrf';
@@ -97,6 +98,8 @@ import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './modules/system/control.routes';
+import { HealthService } from './modules/system/health.service';
+import { checkSecretsKey } from './modules/system/secrets-key-check';
 import { systemRoutes } from './modules/system/system.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
@@ -183,6 +186,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const queue: JobQueue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: (): boolean => webhooks.underPressure() });
   const events = new EventBus(database, logger, { jobChannel: queue.channel });
   const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
+  // Refuses to start with a key that cannot open this database's secrets (SecretsKeyMismatchError).
+  await checkSecretsKey(db, secretBox);
 
   // Repositories
   const usersRepository = new UsersRepository(db);
@@ -367,7 +372,16 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   await server.register(csrfPlugin, { publicUrl: config.publicUrl, secureCookies });
 
-  await server.register(systemRoutes, { engine: database.engine, version: VERSION, securityEvents });
+  const health = new HealthService({
+    db,
+    engine: database.engine,
+    version: VERSION,
+    dataDir: database.dataDir,
+    thresholds: config.health,
+    clock,
+    logger,
+  });
+  await server.register(systemRoutes, { health, securityEvents });
   await server.register(authRoutes, { authService, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(betterAuthCallbackRoutes, { auth, publicUrl: config.publicUrl });
   await server.register(outboxRoutes, { emailService: emails });
@@ -394,7 +408,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
   await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
-  await server.register(controlRoutes, { services });
+  await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 
   await server.ready();

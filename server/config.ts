@@ -44,6 +44,10 @@ const envSchema = z.object({
   DEMO_CLIENT_NAME: z.string().trim().min(1).max(200).default('Parley'),
   // off: the embedded engine trains without pre-trained word vectors (engines/embedded/word-vectors.ts).
   PARLEY_WORD_VECTORS: z.enum(['on', 'off']).default('on'),
+  // /api/v1/health: the embedded database's disk fails below either figure; older due jobs are "degraded".
+  HEALTH_MIN_FREE_MB: z.coerce.number().min(0).default(100),
+  HEALTH_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(1),
+  HEALTH_JOB_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(300),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -75,6 +79,8 @@ export interface Config {
   llmTimeoutMs: number;
   /** Whether the embedded engine may use the packaged pre-trained word vectors (cached under dataDir/embeddings). */
   wordVectors: boolean;
+  /** /api/v1/health thresholds. */
+  health: { minFreeBytes: number; minFreePercent: number; jobMaxAgeSeconds: number };
 }
 
 export class ConfigError extends Error {}
@@ -115,5 +121,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoClientName: e.DEMO_WIDGET ? e.DEMO_CLIENT_NAME : null,
     llmTimeoutMs: e.LLM_TIMEOUT_MS,
     wordVectors: e.PARLEY_WORD_VECTORS === 'on',
+    health: { minFreeBytes: e.HEALTH_MIN_FREE_MB * 1024 * 1024, minFreePercent: e.HEALTH_MIN_FREE_PERCENT, jobMaxAgeSeconds: e.HEALTH_JOB_MAX_AGE_SECONDS },
   };
 }

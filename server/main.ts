@@ -10,6 +10,7 @@ import { acquireDataDirLock, controlUrlFor, DataDirInUseError, type DataDirLock 
 import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { loggerOptions } from './lib/logger';
+import { SecretsKeyMismatchError } from './modules/system/secrets-key-check';
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
@@ -47,7 +48,18 @@ async function main(): Promise<void> {
   const { applied } = await migrateToLatest(database.db);
   if (applied.length) logger.info({ applied }, 'database migrated');
 
-  const app = await buildApp({ config, database, logger, controlToken: () => lock?.info.controlToken });
+  let app;
+  try {
+    app = await buildApp({ config, database, logger, controlToken: () => lock?.info.controlToken });
+  } catch (error) {
+    if (error instanceof SecretsKeyMismatchError) {
+      console.error(error.message);
+      await database.close();
+      lock?.release();
+      process.exit(1);
+    }
+    throw error;
+  }
 
   const admin = await app.services.users.ensureFirstAdmin(config.admin);
   if (config.demoClientName) {

@@ -6,14 +6,17 @@
  * the command runs inside that server (through its control endpoint); otherwise the CLI takes the
  * lock itself for the duration of the command. With DATABASE_URL it always runs directly.
  */
-import path from 'node:path';
 import { ConfigError, loadConfig } from '../config';
+import { databaseIsSetUp, embeddedDatabaseExists, NoDatabaseError, pgliteDir } from '../db/data-dir';
 import { acquireDataDirLock, DataDirInUseError, readLock } from '../db/data-dir-lock';
 import { AppError } from '../lib/errors';
+import { SecretsKeyMismatchError } from '../modules/system/secrets-key-check';
+import { backupCommands, checkBackupCommand, isBackupCommand, runBackupCommand } from './backup';
 import { checkCommand, commands, CommandError, parseFlags, readFileFlags, runCommand } from './commands';
 
 function usage(): string {
-  return `Usage: npm run parley -- <command> [--flags]\n\nCommands:\n${commands.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
+  const all = [...commands, ...backupCommands];
+  return `Usage: npm run parley -- <command> [--flags]\n\nCommands:\n${all.map((c) => `  ${c.usage}\n      ${c.summary}`).join('\n')}`;
 }
 
 async function viaServer(controlUrl: string, token: string, command: string, flags: Record<string, unknown>): Promise<unknown> {
@@ -39,6 +42,10 @@ async function viaServer(controlUrl: string, token: string, command: string, fla
   return body.result;
 }
 
+function noDatabase(dataDir: string, databaseUrl: string | undefined): NoDatabaseError {
+  return new NoDatabaseError({ dataDir, databaseUrl, dataDirFromEnv: Boolean(process.env.DATA_DIR) });
+}
+
 async function direct(command: string, flags: Record<string, unknown>): Promise<unknown> {
   // Loaded here, not at the top: the other paths (help, bad flags, via the server) stay quick.
   const [{ pino }, { buildApp }, { openDatabase }, { migrateToLatest }] = await Promise.all([
@@ -50,8 +57,10 @@ async function direct(command: string, flags: Record<string, unknown>): Promise<
   const config = loadConfig();
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
   try {
-    const database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite'), poolSize: 2 });
+    const database = await openDatabase({ url: config.databaseUrl, dataDir: pgliteDir(config.dataDir), poolSize: 2 });
     try {
+      // An empty PostgreSQL database (a wrong DATABASE_URL?) is not set up behind the operator's back.
+      if (!(await databaseIsSetUp(database.db))) throw noDatabase(config.dataDir, config.databaseUrl);
       await migrateToLatest(database.db);
       const app = await buildApp({ config, database, logger: pino({ level: 'warn' }, pino.destination(2)), startJobs: false });
       try {
@@ -78,11 +87,20 @@ async function main(): Promise<number> {
     return 2;
   }
   const flags = await readFileFlags(parseFlags(rest));
+  let result: unknown;
+  if (isBackupCommand(command)) {
+    checkBackupCommand(command, flags);
+    const config = loadConfig();
+    result = await runBackupCommand(command, config, flags, config.databaseUrl ? undefined : readLock(config.dataDir));
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return 0;
+  }
   // Refuse bad input before touching the database (or the server).
   checkCommand(command, flags);
   const config = loadConfig();
   const holder = config.databaseUrl ? undefined : readLock(config.dataDir);
-  let result: unknown;
+  // Never create an empty ./data by running in the wrong place: only the server, db:migrate and restore create a database.
+  if (!holder && !config.databaseUrl && !embeddedDatabaseExists(config.dataDir)) throw noDatabase(config.dataDir, undefined);
   if (holder) {
     if (!holder.controlUrl) throw new CommandError('A Parley server is starting on this data directory; try again in a moment.');
     result = await viaServer(holder.controlUrl, holder.controlToken, command, flags);
@@ -96,7 +114,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    if (error instanceof CommandError || error instanceof ConfigError || error instanceof DataDirInUseError) {
+    if (
+      error instanceof CommandError ||
+      error instanceof ConfigError || error instanceof DataDirInUseError || error instanceof SecretsKeyMismatchError ||
+      error instanceof NoDatabaseError
+    ) {
       console.error(`Error: ${error.message}`);
     } else if (error instanceof AppError) {
       const fields = error.fields ? Object.entries(error.fields).map(([k, v]) => `\n--${k}: ${v}`).join('') : '';

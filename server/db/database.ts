@@ -33,6 +33,13 @@ export interface Database {
   channel(name: string): string;
   /** Subscribe to a NOTIFY channel (pass a `channel()` name). Resolves once listening. */
   listen(channel: string, handler: NotificationHandler): Promise<() => Promise<void>>;
+  /**
+   * Embedded only: a consistent gzipped tar of the data directory (`parley backup`), taken while
+   * holding the only connection (no transaction open) after a CHECKPOINT.
+   */
+  dumpDataDir?: () => Promise<Buffer>;
+  /** Embedded only: the directory PGlite keeps its files in (absent in memory and on PostgreSQL). */
+  readonly dataDir?: string;
   close(): Promise<void>;
 }
 
@@ -140,6 +147,7 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
   return {
     engine: 'pglite',
     db,
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
     channel: (name) => `${prefix}${name}`,
     async listen(channel, handler) {
       const unlisten = await pglite.listen(channel, handler);
@@ -147,6 +155,12 @@ async function openPglite(options: OpenDatabaseOptions): Promise<Database> {
         if (!pglite.closed) await unlisten();
       };
     },
+    dumpDataDir: () =>
+      db.connection().execute(async (connection) => {
+        await sql`checkpoint`.execute(connection);
+        // PGlite holds its query lock while it writes the tar.
+        return Buffer.from(await (await pglite.dumpDataDir('gzip')).arrayBuffer());
+      }),
     async close() {
       await db.destroy();
       if (!pglite.closed) await pglite.close();

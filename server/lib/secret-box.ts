@@ -8,7 +8,7 @@
  * (mode 0600) — fine for one instance; several instances sharing PostgreSQL must all be given
  * the same SECRETS_KEY.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -17,11 +17,27 @@ export class SecretBoxError extends Error {}
 export class SecretBox {
   readonly #key: Buffer;
   readonly keyId: string;
+  /** Where the key came from, for messages: `SECRETS_KEY` or the key file's path. */
+  readonly source: string;
 
-  constructor(key: Buffer) {
+  constructor(key: Buffer, source = 'SECRETS_KEY') {
     if (key.length !== 32) throw new SecretBoxError('The secrets key must be 32 bytes');
     this.#key = key;
     this.keyId = createHash('sha256').update(key).digest('base64url').slice(0, 8);
+    this.source = source;
+  }
+
+  /**
+   * What the database records to recognise this key (modules/system/secrets-key-check.ts): an
+   * HMAC of a fixed label under the key — it proves the key without revealing it.
+   */
+  fingerprint(): string {
+    return createHmac('sha256', this.#key).update('parley secrets-key fingerprint v1').digest('base64url');
+  }
+
+  /** The key itself, as 64 hex characters: only for `parley backup`, whose file must carry it. */
+  exportKey(): string {
+    return this.#key.toString('hex');
   }
 
   seal(plaintext: string): string {
@@ -63,9 +79,9 @@ export function parseSecretsKey(value: string): Buffer {
 /** The configured key, or the one in DATA_DIR/secrets.key (created on first use). */
 export function loadSecretBox(options: { secretsKey: string | undefined; dataDir: string }): SecretBox {
   if (options.secretsKey) return new SecretBox(parseSecretsKey(options.secretsKey));
-  const file = path.join(options.dataDir, 'secrets.key');
+  const file = secretsKeyPath(options.dataDir);
   try {
-    return new SecretBox(parseSecretsKey(fs.readFileSync(file, 'utf8')));
+    return new SecretBox(parseSecretsKey(fs.readFileSync(file, 'utf8')), file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
@@ -75,5 +91,9 @@ export function loadSecretBox(options: { secretsKey: string | undefined; dataDir
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return new SecretBox(parseSecretsKey(fs.readFileSync(file, 'utf8')));
+  return new SecretBox(parseSecretsKey(fs.readFileSync(file, 'utf8')), file);
+}
+
+export function secretsKeyPath(dataDir: string): string {
+  return path.join(dataDir, 'secrets.key');
 }

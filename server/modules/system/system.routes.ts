@@ -1,13 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { notFoundReport, permissionDeniedReport } from '../../../common/api/system';
-import type { Engine } from '../../db/database';
+import { healthReport, notFoundReport, permissionDeniedReport } from '../../../common/api/system';
 import type { SecurityEventsRepository } from '../security/security-events.repository';
+import type { HealthService } from './health.service';
 
-
-export const systemRoutes: FastifyPluginAsyncZod<{ engine: Engine; version: string; securityEvents: SecurityEventsRepository }> = async (
+export const systemRoutes: FastifyPluginAsyncZod<{ health: HealthService; securityEvents: SecurityEventsRepository }> = async (
   app,
-  { engine, version, securityEvents },
+  { health, securityEvents },
 ) => {
   app.get(
     '/api/v1/health',
@@ -15,11 +13,17 @@ export const systemRoutes: FastifyPluginAsyncZod<{ engine: Engine; version: stri
       config: { access: 'public' },
       schema: {
         tags: ['system'],
-        summary: 'Liveness and the database engine in use',
-        response: { 200: z.object({ status: z.literal('ok'), engine: z.enum(['pglite', 'postgres']), version: z.string() }) },
+        summary: 'Health for load balancers: database write, disk space (embedded), job backlog; 503 when a check fails',
+        response: { 200: healthReport, 503: healthReport },
       },
     },
-    () => ({ status: 'ok' as const, engine, version }),
+    async (_request, reply) => {
+      const report = await health.report();
+      return reply
+        .status(report.status === 'failing' ? 503 : 200)
+        .header('cache-control', 'no-store')
+        .send(report);
+    },
   );
 
   app.post(
