@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * Every page of common/routes.ts at 390 × 844 (a phone), signed out and as each role, with real data
- * present: the page must not scroll sideways. A failure names the elements that stick out past the
+ * present (and the states that live in the URL: an open conversation, client, tab): the page must
+ * not scroll sideways. A failure names the elements that stick out past the
  * viewport (the innermost ones, where the fix usually belongs).
  */
 import type { Page } from '@playwright/test';
@@ -99,7 +100,7 @@ test.describe('at 390 px no page scrolls sideways', () => {
       const conversationId = conversations.conversations[0]?.id;
       if (!conversationId) throw new Error('The delivered messages made no conversation');
       const clientUser = await createClientUser(api, client.id, 'Carla Narrow-Screen Client');
-      return { conversationId, clientUser };
+      return { clientId: client.id, conversationId, clientUser };
     } finally {
       await api.dispose();
     }
@@ -109,22 +110,42 @@ test.describe('at 390 px no page scrolls sideways', () => {
     await expectNoSidewaysScroll(page, pathsFor(null), 'a visitor');
   });
 
+  /** States of pages that live in the URL: an open conversation, client or tab. */
+  const opened = (clientId: string, conversationId: string) => [
+    `/conversations?id=${conversationId}`,
+    `/clients?client=${clientId}`,
+    '/profile?tab=security',
+    '/profile?tab=notifications',
+    '/profile?tab=account',
+  ];
+
   test('as an admin: every page an admin may open', async ({ page, playwright, baseURL }) => {
-    const { conversationId } = await seed(playwright, baseURL!);
+    const { clientId, conversationId } = await seed(playwright, baseURL!);
     await signInPage(page, ADMIN.email, ADMIN.password);
-    await expectNoSidewaysScroll(page, [...pathsFor('admin'), `/conversations?id=${conversationId}`], 'admin');
+    await expectNoSidewaysScroll(
+      page,
+      [
+        ...pathsFor('admin'),
+        ...opened(clientId, conversationId),
+        `/admin/clients?client=${clientId}`,
+        `/settings?tab=agents&client=${clientId}`,
+        `/settings?tab=agents&client=${clientId}&section=knowledge`,
+        '/settings?tab=security',
+      ],
+      'admin',
+    );
   });
 
   test('as a manager: every page a manager may open', async ({ page, playwright, baseURL }) => {
-    const { conversationId } = await seed(playwright, baseURL!);
+    const { clientId, conversationId } = await seed(playwright, baseURL!);
     const manager = await createUser(playwright, baseURL!, 'manager');
     await signInPage(page, manager.email, manager.password);
-    await expectNoSidewaysScroll(page, [...pathsFor('manager'), `/conversations?id=${conversationId}`], 'manager');
+    await expectNoSidewaysScroll(page, [...pathsFor('manager'), ...opened(clientId, conversationId)], 'manager');
   });
 
   test('as a client: every page a client may open', async ({ page, playwright, baseURL }) => {
-    const { conversationId, clientUser } = await seed(playwright, baseURL!);
+    const { clientId, conversationId, clientUser } = await seed(playwright, baseURL!);
     await signInPage(page, clientUser.email, clientUser.password);
-    await expectNoSidewaysScroll(page, [...pathsFor('client'), `/conversations?id=${conversationId}`], 'client');
+    await expectNoSidewaysScroll(page, [...pathsFor('client'), ...opened(clientId, conversationId)], 'client');
   });
 });
