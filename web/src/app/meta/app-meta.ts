@@ -58,7 +58,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   notifications: {
     title: 'Notifications',
     subtitle: 'Updates about your account and conversations',
-    description: 'Your notifications: updates about your account, conversations and automations.',
+    description: 'Your notifications: escalated conversations and other updates for you.',
   },
   agents: {
     title: 'AI Agents',
