@@ -48,8 +48,8 @@ async function measure(page: Page): Promise<Overflow> {
       return true;
     };
     // An icon's paths say nothing: an <svg> stands for its insides.
-    const out = [...document.body.querySelectorAll('*')].filter((el) => !el.parentElement?.closest('svg') && sticksOut(el));
-    const innermost = out.filter((el) => ![...el.children].some((child) => out.includes(child)));
+    const out = Array.from(document.body.querySelectorAll('*')).filter((el) => !el.parentElement?.closest('svg') && sticksOut(el));
+    const innermost = out.filter((el) => !Array.from(el.children).some((child) => out.includes(child)));
     // The widest of them first: usually the box that forces the others out (a table, an unbreakable line).
     const byWidth = [...innermost].sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width);
     const offenders = byWidth.slice(0, 6).map((el) => {
