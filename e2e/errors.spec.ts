@@ -61,12 +61,12 @@ test.describe('404, access denied and guards', () => {
     ).toBeVisible();
   });
 
-  test('pages of later issues show an honest empty state, not sample data', async ({ page, playwright, baseURL }) => {
+  test('pages not built yet say so, not sample data', async ({ page, playwright, baseURL }) => {
     const manager = await createUser(playwright, baseURL!, 'manager');
     await signInPage(page, manager.email, manager.password);
     await page.goto('/insights');
-    await expect(page.getByRole('heading', { name: 'No insights yet' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Analytics & Insights is not available yet.' })).toBeVisible();
     await page.goto('/analytics');
-    await expect(page.getByRole('heading', { name: 'No analytics yet' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Analytics is not available yet.' })).toBeVisible();
   });
 });

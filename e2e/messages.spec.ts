@@ -60,6 +60,40 @@ test.describe('messages', () => {
     }
   });
 
+  test('on a 390 px screen each message is a card with the same actions, and the page does not scroll sideways', async ({ page, playwright, baseURL }) => {
+    const api = await apiAs(playwright, baseURL!);
+    try {
+      const text = unique('Urgent problem with the app');
+      const { name } = await customerMessage(api, text);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await signInPage(page, ADMIN.email, ADMIN.password);
+      await page.goto('/messages');
+      await page.getByRole('searchbox', { name: 'Search messages' }).fill(text);
+      const card = page.getByRole('listitem', { name: `Message from ${name}` });
+      await expect(card).toHaveCount(1);
+      await expect(page.getByRole('table', { name: 'Messages' })).toBeHidden();
+      await expect(card).toContainText('Technical support');
+      await expect(card.getByText('high', { exact: true })).toBeVisible();
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
+
+      await card.getByRole('button', { name: `Mark message from ${name} as read` }).click();
+      await expect(page.getByText('Marked as Read', { exact: true })).toBeVisible();
+      await expect(card.getByText('Read', { exact: true })).toBeVisible();
+
+      const answer = unique('We are on it.');
+      await card.getByRole('button', { name: `Respond to ${name}` }).click();
+      const dialog = page.getByRole('dialog', { name: `Respond to ${name}` });
+      await dialog.getByRole('textbox', { name: 'Response' }).fill(answer);
+      await dialog.getByRole('button', { name: 'Send Response' }).click();
+      await expect(page.getByText('Response Sent')).toBeVisible();
+
+      await card.getByRole('link', { name: `Open the conversation with ${name}` }).click();
+      await expect(page.getByRole('log', { name: 'Messages' }).locator('[data-sender="agent"]').filter({ hasText: answer })).toBeVisible();
+    } finally {
+      await api.dispose();
+    }
+  });
+
   test('the dashboard inbox filters, searches and exports the matching messages as a CSV file', async ({ page, playwright, baseURL }) => {
     const api = await apiAs(playwright, baseURL!);
     try {

@@ -7,7 +7,7 @@ import type { PageName } from '@common/routes';
 
 type Screen = LazyExoticComponent<ComponentType>;
 
-/** Pages whose screens arrive with later issues: they share one honest "what will appear here" screen. */
+/** Pages whose screens are not built yet: they share one screen saying "<Feature> is not available yet." */
 export const UPCOMING_PAGES = [
   'clientDashboard',
   'insights',

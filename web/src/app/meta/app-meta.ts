@@ -1,4 +1,7 @@
-/** Titles, header subtitles and descriptions of the signed-in pages. */
+/**
+ * Titles, header subtitles and descriptions of the signed-in pages. Screens not built yet have no
+ * subtitle: their page says only that the feature is not available yet (features/upcoming).
+ */
 import type { PageMeta, PagesOf } from '../page-layouts';
 
 export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
@@ -9,7 +12,6 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   clientDashboard: {
     title: 'Client Dashboard',
-    subtitle: 'Your automation at a glance',
     description: 'Your business, your automation and its results.',
   },
   clients: {
@@ -29,7 +31,6 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   insights: {
     title: 'Analytics & Insights',
-    subtitle: 'How your conversations are going',
     description: 'Conversation volume, response times and AI performance.',
   },
   settings: {
@@ -44,23 +45,20 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   webhooks: {
     title: 'Webhooks',
-    subtitle: 'Test and review webhooks',
     description: 'Test webhook endpoints and review configured webhooks.',
   },
   summary: {
     title: 'AI Summary',
-    subtitle: 'What your customers are talking about',
     description: 'AI insights, performance and trends from your conversations.',
   },
   automations: {
     title: 'Automations',
-    subtitle: 'Workflows, executions and live messages',
     description: 'Your automations with their execution history and live messages.',
   },
   notifications: {
     title: 'Notifications',
     subtitle: 'Updates about your account and conversations',
-    description: 'Your notifications: updates about your account, conversations and automations.',
+    description: 'Your notifications: escalated conversations and other updates for you.',
   },
   agents: {
     title: 'AI Agents',
@@ -69,17 +67,14 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   analytics: {
     title: 'Analytics',
-    subtitle: 'Team and agent performance',
     description: 'Message volume, response times and agent performance.',
   },
   adminDashboard: {
     title: 'Content Management',
-    subtitle: 'Blog posts, page content and integrations',
     description: 'Manage blog posts, public page content and the n8n integration guide.',
   },
   productionStatus: {
     title: 'Production Readiness',
-    subtitle: 'Checklist before going live',
     description: 'The production readiness checklist and score.',
   },
   adminConversations: {
@@ -89,32 +84,26 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   adminInsights: {
     title: 'Admin Insights',
-    subtitle: 'Platform-wide analytics',
     description: 'Analytics across every client and channel.',
   },
   adminTemplates: {
     title: 'Templates',
-    subtitle: 'Automation templates for clients',
     description: 'Automation templates and their client assignments.',
   },
   adminN8n: {
     title: 'n8n Workflows',
-    subtitle: 'Workflows and their clients',
     description: 'n8n workflows, their webhook URLs and assigned clients.',
   },
   adminZapier: {
     title: 'Zapier Zaps',
-    subtitle: 'Zaps and their clients',
     description: 'Zapier zaps, their webhook URLs and assigned clients.',
   },
   adminWebhooks: {
     title: 'Webhooks',
-    subtitle: 'Channel and automation webhooks',
     description: 'Inbound and outbound webhooks across the platform.',
   },
   adminAutomations: {
     title: 'Automations',
-    subtitle: 'Deploy and manage AI automations',
     description: 'Create, deploy and monitor automations for every client.',
   },
   adminClients: {

@@ -1,6 +1,5 @@
 import { Clock, MessageSquare } from 'lucide-react';
-import { Link } from 'react-router';
-import { PageHero, primaryLink } from './page-hero';
+import { PageHero } from './page-hero';
 
 /** Spec part 2 §9 default business hours. */
 const HOURS = [
@@ -12,18 +11,12 @@ const HOURS = [
 export function ContactPage() {
   return (
     <>
-      <PageHero title="Get in Touch">Questions, demos or support: we reply within 24 hours.</PageHero>
+      <PageHero title="Get in Touch" />
       <section className="mx-auto grid max-w-6xl gap-6 px-4 py-16 md:grid-cols-2">
         <div className="rounded-xl border bg-card p-6">
           <MessageSquare aria-hidden className="size-6 text-primary" />
           <h2 className="mt-4 text-lg font-semibold">Send us a message</h2>
-          <p className="mt-2 text-sm text-muted-foreground">
-            The contact form opens with our content tools in an upcoming release. Until then, create an account and we
-            will reach out to set up your demo.
-          </p>
-          <Link to="/register" className={`${primaryLink} mt-6`}>
-            Create an Account
-          </Link>
+          <p className="mt-2 text-sm text-muted-foreground">The contact form is not available yet.</p>
         </div>
         <div className="rounded-xl border bg-card p-6">
           <Clock aria-hidden className="size-6 text-primary" />

@@ -57,6 +57,101 @@ function MarkReadButton({ message, name }: { message: MessageView; name: string 
   );
 }
 
+function UnreadDot({ read }: { read: boolean }) {
+  return read ? null : <span className="size-2 shrink-0 rounded-full bg-primary" aria-label="Unread" role="img" />;
+}
+
+/** Mark as Read, Respond (customer messages only) and Open: the same actions in the card and the row. */
+function MessageActions({ message, name, className }: { message: MessageView; name: string; className?: string }) {
+  return (
+    <div className={cn('flex gap-1', className)}>
+      {message.direction === 'inbound' ? (
+        <>
+          <MarkReadButton message={message} name={name} />
+          <RespondDialog message={message} senderName={name} />
+        </>
+      ) : null}
+      <Button asChild variant="ghost" size="sm">
+        <Link to={`/conversations?id=${message.conversationId}`} aria-label={`Open the conversation with ${name}`}>
+          Open
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+function MessageRow({ message }: { message: MessageView }) {
+  const name = messageSenderName(message);
+  return (
+    <TableRow data-read={message.read} className={cn(!message.read && 'bg-primary/5')}>
+      <TableCell className="align-top">
+        <div className="flex items-center gap-2">
+          <UnreadDot read={message.read} />
+          <PlatformDot platform={message.platform} />
+          <span className="font-medium">{name}</span>
+        </div>
+        <div className="text-xs text-muted-foreground">
+          {message.clientName} · {PLATFORM_LABEL[message.platform]}
+        </div>
+      </TableCell>
+      <TableCell className="max-w-md min-w-40 align-top whitespace-normal">
+        <p className="wrap-anywhere">{truncateText(message.content, 300)}</p>
+      </TableCell>
+      <TableCell className="align-top">
+        <PriorityBadge priority={message.priority} />
+      </TableCell>
+      <TableCell className="max-w-xs align-top text-xs whitespace-normal text-muted-foreground">{message.aiSummary ?? '—'}</TableCell>
+      <TableCell className="align-top tabular-nums">{formatResponseTime(message.responseTimeSeconds)}</TableCell>
+      <TableCell className="align-top text-xs whitespace-nowrap text-muted-foreground">
+        <time dateTime={message.createdAt}>{formatRelative(message.createdAt)}</time>
+      </TableCell>
+      <TableCell className="align-top">
+        <MessageActions message={message} name={name} className="justify-end whitespace-nowrap" />
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The narrow layout of one message: every column of the row, stacked, with the same actions. */
+function MessageCard({ message }: { message: MessageView }) {
+  const name = messageSenderName(message);
+  return (
+    <li
+      aria-label={`Message from ${name}`}
+      data-read={message.read}
+      className={cn('grid gap-2 rounded-lg border p-3 text-sm', !message.read && 'bg-primary/5')}
+    >
+      <div className="flex items-start gap-2">
+        <div className="min-w-0 flex-1">
+          <div className="flex items-center gap-2">
+            <UnreadDot read={message.read} />
+            <PlatformDot platform={message.platform} />
+            <span className="truncate font-medium">{name}</span>
+          </div>
+          <div className="truncate text-xs text-muted-foreground">
+            {message.clientName} · {PLATFORM_LABEL[message.platform]}
+          </div>
+        </div>
+        <time dateTime={message.createdAt} className="shrink-0 text-xs text-muted-foreground">
+          {formatRelative(message.createdAt)}
+        </time>
+      </div>
+      <p className="wrap-anywhere">{truncateText(message.content, 300)}</p>
+      <dl className="grid grid-cols-[auto_1fr] items-center gap-x-3 gap-y-1 text-xs">
+        <dt className="text-muted-foreground">Priority</dt>
+        <dd>
+          <PriorityBadge priority={message.priority} />
+        </dd>
+        <dt className="text-muted-foreground">AI SUMMARY</dt>
+        <dd className="wrap-anywhere">{message.aiSummary ?? '—'}</dd>
+        <dt className="text-muted-foreground">Response Time</dt>
+        <dd className="tabular-nums">{formatResponseTime(message.responseTimeSeconds)}</dd>
+      </dl>
+      <MessageActions message={message} name={name} className="flex-wrap justify-end" />
+    </li>
+  );
+}
+
 /** Spec part 1 §2.11: every customer message with its priority, AI summary and response time. */
 export function MessagesPage() {
   useLiveInbox();
@@ -132,68 +227,37 @@ export function MessagesPage() {
                 : 'Try another filter or search.'}
             </EmptyState>
           ) : (
-            <Table aria-label="Messages">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>From</TableHead>
-                  <TableHead>Message</TableHead>
-                  <TableHead>Priority</TableHead>
-                  <TableHead>AI SUMMARY</TableHead>
-                  <TableHead>Response Time</TableHead>
-                  <TableHead>Received</TableHead>
-                  <TableHead>
-                    <span className="sr-only">Actions</span>
-                  </TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {messages.data.messages.map((message) => {
-                  const name = messageSenderName(message);
-                  return (
-                    <TableRow key={message.id} data-read={message.read} className={cn(!message.read && 'bg-primary/5')}>
-                      <TableCell className="align-top">
-                        <div className="flex items-center gap-2">
-                          {!message.read ? <span className="size-2 rounded-full bg-primary" aria-label="Unread" role="img" /> : null}
-                          <PlatformDot platform={message.platform} />
-                          <span className="font-medium">{name}</span>
-                        </div>
-                        <div className="text-xs text-muted-foreground">
-                          {message.clientName} · {PLATFORM_LABEL[message.platform]}
-                        </div>
-                      </TableCell>
-                      <TableCell className="max-w-md align-top whitespace-normal">
-                        <p className="break-words">{truncateText(message.content, 300)}</p>
-                      </TableCell>
-                      <TableCell className="align-top">
-                        <PriorityBadge priority={message.priority} />
-                      </TableCell>
-                      <TableCell className="max-w-xs align-top text-xs whitespace-normal text-muted-foreground">
-                        {message.aiSummary ?? '—'}
-                      </TableCell>
-                      <TableCell className="align-top tabular-nums">{formatResponseTime(message.responseTimeSeconds)}</TableCell>
-                      <TableCell className="align-top text-xs whitespace-nowrap text-muted-foreground">
-                        <time dateTime={message.createdAt}>{formatRelative(message.createdAt)}</time>
-                      </TableCell>
-                      <TableCell className="align-top">
-                        <div className="flex justify-end gap-1 whitespace-nowrap">
-                          {message.direction === 'inbound' ? (
-                            <>
-                              <MarkReadButton message={message} name={name} />
-                              <RespondDialog message={message} senderName={name} />
-                            </>
-                          ) : null}
-                          <Button asChild variant="ghost" size="sm">
-                            <Link to={`/conversations?id=${message.conversationId}`} aria-label={`Open the conversation with ${name}`}>
-                              Open
-                            </Link>
-                          </Button>
-                        </div>
-                      </TableCell>
+            // One list, two layouts chosen by the room the card has (container query, not the
+            // viewport): cards below 48rem, where seven columns would scroll sideways; the table above.
+            <div className="@container">
+              <ul aria-label="Messages" className="grid gap-2 p-1 @3xl:hidden">
+                {messages.data.messages.map((message) => (
+                  <MessageCard key={message.id} message={message} />
+                ))}
+              </ul>
+              <div className="hidden @3xl:block">
+                <Table aria-label="Messages">
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>From</TableHead>
+                      <TableHead>Message</TableHead>
+                      <TableHead>Priority</TableHead>
+                      <TableHead>AI SUMMARY</TableHead>
+                      <TableHead>Response Time</TableHead>
+                      <TableHead>Received</TableHead>
+                      <TableHead>
+                        <span className="sr-only">Actions</span>
+                      </TableHead>
                     </TableRow>
-                  );
-                })}
-              </TableBody>
-            </Table>
+                  </TableHeader>
+                  <TableBody>
+                    {messages.data.messages.map((message) => (
+                      <MessageRow key={message.id} message={message} />
+                    ))}
+                  </TableBody>
+                </Table>
+              </div>
+            </div>
           )}
         </CardContent>
       </Card>

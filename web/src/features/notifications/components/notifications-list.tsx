@@ -41,7 +41,7 @@ export function NotificationsList() {
   if (items.length === 0) {
     return (
       <EmptyState icon={Bell} title="No notifications yet">
-        <p>Updates about your account, conversations and automations will appear here.</p>
+        <p>Escalated conversations and other updates for you appear here.</p>
       </EmptyState>
     );
   }

@@ -48,33 +48,16 @@ export function AdminSettings({ agents }: { agents: ReactNode }) {
         <TabsTrigger value="notifications">Notifications</TabsTrigger>
         <TabsTrigger value="security">Security</TabsTrigger>
       </TabsList>
+      {/* Tabs not built yet say so and nothing else (docs/DECISIONS.md "Screens not built yet"). */}
       <TabsContent value="customers">
-        <EmptyState icon={Users} title="No customer automations yet">
-          <p>
-            Each client business with its automation switch appears here once clients are added to Parley; that arrives
-            with client management.
-          </p>
-        </EmptyState>
+        <EmptyState icon={Users} title="Customer Management is not available yet." />
       </TabsContent>
       <TabsContent value="n8n">
-        <EmptyState icon={Workflow} title="n8n integration is not configured yet">
-          <p>
-            The webhook URL, a real test call and the payload template to copy arrive with the automations release.
-          </p>
-        </EmptyState>
+        <EmptyState icon={Workflow} title="The n8n Integration is not available yet." />
       </TabsContent>
       <TabsContent value="agents">{agents}</TabsContent>
       <TabsContent value="notifications">
-        <EmptyState icon={Bell} title="Team alerts arrive with conversations">
-          <p>
-            Alerts for escalations, low-confidence replies, daily reports and errors arrive once conversations flow. Your
-            own e-mail notifications are on{' '}
-            <Link to="/profile?tab=notifications" className="text-primary hover:underline">
-              your profile
-            </Link>
-            .
-          </p>
-        </EmptyState>
+        <EmptyState icon={Bell} title="Team Notifications are not available yet." />
       </TabsContent>
       <TabsContent value="security">
         <Card>

@@ -43,7 +43,7 @@ export function UsersTable({ users, actor }: { users: readonly UserSummary[]; ac
                   <Avatar className="size-8">
                     <AvatarFallback>{initialsOf(user.name || user.email)}</AvatarFallback>
                   </Avatar>
-                  <div className="grid min-w-0">
+                  <div className="grid min-w-40">
                     <span className="flex items-center gap-1.5 truncate font-medium">
                       {user.name || user.email}
                       {user.id === actor.id ? <span className="text-xs text-muted-foreground">(you)</span> : null}

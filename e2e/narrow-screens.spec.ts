@@ -1,0 +1,151 @@
+/// <reference lib="dom" />
+/**
+ * Every page of common/routes.ts at 390 × 844 (a phone), signed out and as each role, with real data
+ * present (and the states that live in the URL: an open conversation, client, tab): the page must
+ * not scroll sideways. A failure names the elements that stick out past the
+ * viewport (the innermost ones, where the fix usually belongs).
+ */
+import type { Page } from '@playwright/test';
+import { canOpen, PAGE_ROUTES, type PageRoute } from '../common/routes';
+import type { Role } from '../common/roles';
+import { expect, test } from './support/fixtures';
+import { apiAs, createClient, createClientUser, createWhatsAppChannel, deliverWhatsAppText, unique, waId } from './support/messaging';
+import { ADMIN, createUser, signInPage } from './support/users';
+
+const WIDTH = 390;
+test.use({ viewport: { width: WIDTH, height: 844 } });
+
+interface Overflow {
+  scrollWidth: number;
+  offenders: string[];
+}
+
+/** How wide the document is, and the innermost visible elements whose right edge passes the viewport. */
+async function measure(page: Page): Promise<Overflow> {
+  return page.evaluate(() => {
+    const viewport = document.documentElement.clientWidth;
+    const scrollWidth = document.scrollingElement?.scrollWidth ?? 0;
+    const describe = (el: Element): string => {
+      const id = el.id ? `#${el.id}` : '';
+      const classes = typeof el.className === 'string' ? el.className.trim().split(/\s+/u).filter(Boolean).slice(0, 4) : [];
+      const testid = el.getAttribute('data-slot');
+      return `${el.tagName.toLowerCase()}${id}${testid ? `[data-slot=${testid}]` : ''}${classes.map((c) => `.${c}`).join('')}`;
+    };
+    const path = (el: Element): string => {
+      const parts: string[] = [];
+      for (let node: Element | null = el; node && node !== document.body && parts.length < 4; node = node.parentElement) parts.unshift(describe(node));
+      return parts.join(' > ');
+    };
+    const sticksOut = (el: Element): boolean => {
+      const rect = el.getBoundingClientRect();
+      if (rect.width === 0 || rect.height === 0 || rect.right <= viewport + 0.5) return false;
+      // Content scrolled inside a box that itself fits does not widen the page, nor does a fixed layer.
+      for (let node: Element | null = el; node && node !== document.body; node = node.parentElement) {
+        const style = getComputedStyle(node);
+        if (style.position === 'fixed') return false;
+        if (node !== el && style.overflowX !== 'visible' && node.getBoundingClientRect().right <= viewport + 0.5) return false;
+      }
+      return true;
+    };
+    // An icon's paths say nothing: an <svg> stands for its insides.
+    const out = Array.from(document.body.querySelectorAll('*')).filter((el) => !el.parentElement?.closest('svg') && sticksOut(el));
+    const innermost = out.filter((el) => !Array.from(el.children).some((child) => out.includes(child)));
+    // The widest of them first: usually the box that forces the others out (a table, an unbreakable line).
+    const byWidth = [...innermost].sort((a, b) => b.getBoundingClientRect().width - a.getBoundingClientRect().width);
+    const offenders = byWidth.slice(0, 6).map((el) => {
+      const rect = el.getBoundingClientRect();
+      return `${path(el)} (${Math.round(rect.width)} px wide, right edge at ${Math.round(rect.right)} px)`;
+    });
+    return { scrollWidth, offenders };
+  });
+}
+
+/** Every path of every page `role` may open (null: signed out), aliases included. */
+function pathsFor(role: Role | null): string[] {
+  return (Object.values(PAGE_ROUTES) as PageRoute[]).filter((route) => canOpen(route.access, role)).flatMap((route) => [...route.paths]);
+}
+
+async function expectNoSidewaysScroll(page: Page, paths: readonly string[], who: string): Promise<void> {
+  for (const path of paths) {
+    await page.goto(path);
+    await page.waitForLoadState('networkidle');
+    // Lazy screens and their queries settle; give layout two frames after the last response.
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    const { scrollWidth, offenders } = await measure(page);
+    const landed = new URL(page.url()).pathname;
+    expect
+      .soft(scrollWidth, `${path}${landed === path.split('?')[0] ? '' : ` (landed on ${landed})`} as ${who} is ${scrollWidth} px wide:\n  ${offenders.join('\n  ')}`)
+      .toBeLessThanOrEqual(WIDTH);
+  }
+}
+
+test.describe('at 390 px no page scrolls sideways', () => {
+  test.describe.configure({ timeout: 300_000 });
+
+  /** A client with a WhatsApp channel, a conversation with long messages and a user of that client. */
+  async function seed(playwright: Parameters<typeof apiAs>[0], baseURL: string) {
+    const api = await apiAs(playwright, baseURL);
+    try {
+      const client = await createClient(api, unique('Narrow Screens Bakery and Pastry Company International'));
+      const channel = await createWhatsAppChannel(api, client.id);
+      const from = waId();
+      const name = unique('Maximiliana Fernández-Oyelaran');
+      await deliverWhatsAppText(api.request, channel, {
+        from,
+        name,
+        text: `Urgent problem with my order: the app crashes when I pay. Order reference https://shop.example.com/orders/${'x'.repeat(120)}`,
+      });
+      await deliverWhatsAppText(api.request, channel, { from, name, text: 'Thank you, great service! Could you also tell me your opening hours on Saturday?' });
+      const conversations = await api.get<{ conversations: { id: string }[] }>(`/api/v1/conversations?clientId=${client.id}`);
+      const conversationId = conversations.conversations[0]?.id;
+      if (!conversationId) throw new Error('The delivered messages made no conversation');
+      const clientUser = await createClientUser(api, client.id, 'Carla Narrow-Screen Client');
+      return { clientId: client.id, conversationId, clientUser };
+    } finally {
+      await api.dispose();
+    }
+  }
+
+  test('signed out: every public page', async ({ page }) => {
+    await expectNoSidewaysScroll(page, pathsFor(null), 'a visitor');
+  });
+
+  /** States of pages that live in the URL: an open conversation, client or tab. */
+  const opened = (clientId: string, conversationId: string) => [
+    `/conversations?id=${conversationId}`,
+    `/clients?client=${clientId}`,
+    '/profile?tab=security',
+    '/profile?tab=notifications',
+    '/profile?tab=account',
+  ];
+
+  test('as an admin: every page an admin may open', async ({ page, playwright, baseURL }) => {
+    const { clientId, conversationId } = await seed(playwright, baseURL!);
+    await signInPage(page, ADMIN.email, ADMIN.password);
+    await expectNoSidewaysScroll(
+      page,
+      [
+        ...pathsFor('admin'),
+        ...opened(clientId, conversationId),
+        `/admin/clients?client=${clientId}`,
+        `/settings?tab=agents&client=${clientId}`,
+        `/settings?tab=agents&client=${clientId}&section=knowledge`,
+        '/settings?tab=security',
+      ],
+      'admin',
+    );
+  });
+
+  test('as a manager: every page a manager may open', async ({ page, playwright, baseURL }) => {
+    const { clientId, conversationId } = await seed(playwright, baseURL!);
+    const manager = await createUser(playwright, baseURL!, 'manager');
+    await signInPage(page, manager.email, manager.password);
+    await expectNoSidewaysScroll(page, [...pathsFor('manager'), ...opened(clientId, conversationId)], 'manager');
+  });
+
+  test('as a client: every page a client may open', async ({ page, playwright, baseURL }) => {
+    const { clientId, conversationId, clientUser } = await seed(playwright, baseURL!);
+    await signInPage(page, clientUser.email, clientUser.password);
+    await expectNoSidewaysScroll(page, [...pathsFor('client'), ...opened(clientId, conversationId)], 'client');
+  });
+});
