@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseOutboundAllowlist, type OutboundAllowlist } from './lib/outbound-address';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -44,6 +45,18 @@ const envSchema = z.object({
   DEMO_CLIENT_NAME: z.string().trim().min(1).max(200).default('Parley'),
   // off: the embedded engine trains without pre-trained word vectors (engines/embedded/word-vectors.ts).
   PARLEY_WORD_VECTORS: z.enum(['on', 'off']).default('on'),
+  // Private hosts a user-given URL (API channel callback, LLM base URL) may reach: names, IPs, CIDRs.
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseOutboundAllowlist(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -75,6 +88,8 @@ export interface Config {
   llmTimeoutMs: number;
   /** Whether the embedded engine may use the packaged pre-trained word vectors (cached under dataDir/embeddings). */
   wordVectors: boolean;
+  /** What requests to user-given URLs may reach besides public addresses (server/lib/guarded-http.ts). */
+  outboundAllowlist: OutboundAllowlist;
 }
 
 export class ConfigError extends Error {}
@@ -115,5 +130,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoClientName: e.DEMO_WIDGET ? e.DEMO_CLIENT_NAME : null,
     llmTimeoutMs: e.LLM_TIMEOUT_MS,
     wordVectors: e.PARLEY_WORD_VECTORS === 'on',
+    outboundAllowlist: e.OUTBOUND_ALLOWED_HOSTS,
   };
 }
