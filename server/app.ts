@@ -251,7 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   // Training runs in a worker thread, started with the first training (embedded-trainer.ts).
   const trainer = createEmbeddedTrainer({ wordVectors: config.wordVectors });
-  const agents = new AgentsService({ db, queue, clock, secretBox, trainer });
+  const agents = new AgentsService({ db, queue, clock, secretBox, trainer, checkOutboundUrl: (url) => outboundHttp.checkUrl(url) });
   const embeddedEngine = new EmbeddedEngine();
   const agentPolicy = new AgentPolicy({
     db,
@@ -263,7 +263,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     messaging,
     notifications,
     emails,
-    ...engineRegistry({ embedded: embeddedEngine, logger, timeoutMs: config.llmTimeoutMs }),
+    ...engineRegistry({ embedded: embeddedEngine, logger, fetch: outboundHttp.fetch, timeoutMs: config.llmTimeoutMs }),
     publicUrl: config.publicUrl,
     typing: (input) => outbound.sendTyping(input),
   });

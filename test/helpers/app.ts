@@ -15,13 +15,6 @@ import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000';
 
-/**
- * Tests whose fakes of the outside world (callback server, OpenAI-compatible server) listen on
- * loopback allow it explicitly, as an operator would allow a LAN host; the default (nothing
- * allowed) is what the SSRF tests run with.
- */
-export const ALLOW_LOOPBACK_FAKES = { OUTBOUND_ALLOWED_HOSTS: '127.0.0.1' } as const;
-
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
   return loadConfig({
     NODE_ENV: 'test',

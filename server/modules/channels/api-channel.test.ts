@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALLOW_LOOPBACK_FAKES, createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
+import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { startCallbackServer, type CallbackServer } from '../../../test/helpers/callback-server';
 import { ENGINES } from '../../../test/helpers/database';
+import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
 import { systemClock } from '../../lib/clock';
 import { createGuardedHttp } from '../../lib/guarded-http';

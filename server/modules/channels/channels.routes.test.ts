@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelView } from '../../../common/api/channels';
-import { ALLOW_LOOPBACK_FAKES, createTestApp, signedInClient, TEST_PUBLIC_URL, type TestApp, type TestClient } from '../../../test/helpers/app';
+import { createTestApp, signedInClient, TEST_PUBLIC_URL, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
+import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import { customerText, expectJson } from '../../../test/helpers/inbox';
 import { createTestClient } from '../../../test/helpers/messaging';
 import { hmacSha256Hex, sha256Hex } from '../../lib/crypto';
