@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../config';
 import { createGuardedHttp, GuardedHttpError, type ResolvedAddress } from './guarded-http';
 import { checkOutboundUrl, parseOutboundAllowlist, refusedRange } from './outbound-address';
 
@@ -110,6 +111,17 @@ describe('outbound address policy', () => {
     expect(() => parseOutboundAllowlist('10.0.0.0/40')).toThrow(/CIDR/u);
     expect(() => parseOutboundAllowlist('llm.lan:8080')).toThrow(/not a host name/u);
     expect(parseOutboundAllowlist('').hosts.size).toBe(0);
+  });
+
+  it('reads OUTBOUND_ALLOWED_HOSTS at start (empty by default) and refuses to start on an entry it cannot read', () => {
+    expect(loadConfig({}).outboundAllowlist).toMatchObject({ cidrs: [] });
+    expect([...loadConfig({}).outboundAllowlist.hosts]).toEqual([]);
+    const config = loadConfig({ OUTBOUND_ALLOWED_HOSTS: 'ollama.lan,10.0.0.0/24' });
+    expect(checkOutboundUrl('http://ollama.lan:11434/v1', config.outboundAllowlist)).toBeNull();
+    expect(checkOutboundUrl('http://10.0.0.9/v1', config.outboundAllowlist)).toBeNull();
+    expect(checkOutboundUrl('http://10.0.1.9/v1', config.outboundAllowlist)).toMatch(/^Refused/u);
+    expect(() => loadConfig({ OUTBOUND_ALLOWED_HOSTS: 'ollama.lan, http://n8n.lan' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OUTBOUND_ALLOWED_HOSTS: 'ollama.lan, http://n8n.lan' })).toThrow(/OUTBOUND_ALLOWED_HOSTS: "http:\/\/n8n\.lan" is a URL: give only its host name or address/u);
   });
 });
 

@@ -36,7 +36,9 @@ export function parseOutboundAllowlist(value: string | readonly string[]): Outbo
   const hosts = new Set<string>();
   const cidrs: Cidr[] = [];
   for (const entry of entries) {
-    if (entry.includes('/')) {
+    if (entry.includes('://')) {
+      throw new Error(`"${entry}" is a URL: give only its host name or address`);
+    } else if (entry.includes('/')) {
       try {
         cidrs.push(ipaddr.parseCIDR(entry));
       } catch {
