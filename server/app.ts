@@ -79,6 +79,7 @@ import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
 import { type Clock, systemClock } from './lib/clock';
 import { lazyChildLogger, loggerOptions } from './lib/logger';
+import { createGuardedHttp } from './lib/guarded-http';
 import { AuthService } from './modules/auth/auth.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
@@ -218,9 +219,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound });
   const channelDeliveries = new ChannelDeliveriesRepository(db);
+  // Every request to a URL a user entered (API channel callbacks, LLM base URLs) goes through it.
+  const outboundHttp = createGuardedHttp({ allowlist: config.outboundAllowlist, timeoutMs: Math.max(30_000, config.llmTimeoutMs) });
   const adapters = new Map<ChannelKind, ChannelAdapter>([
     ['webchat', webchatAdapter],
-    ['api', createApiAdapter({ deliveries: channelDeliveries, clock, logger, userAgent: `Parley/${VERSION}` })],
+    ['api', createApiAdapter({ deliveries: channelDeliveries, clock, logger, http: outboundHttp, userAgent: `Parley/${VERSION}` })],
   ]);
   const metaAdapters = [createWhatsAppAdapter(config.graphApi), createMessengerAdapter(config.graphApi), createInstagramAdapter(config.graphApi)];
   for (const adapter of metaAdapters) adapters.set(adapter.kind, adapter);
@@ -243,6 +246,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     channels: channelsRepository,
     adapters,
     publicUrl: config.publicUrl,
+    checkOutboundUrl: (url) => outboundHttp.checkUrl(url),
     // A disabled channel's deliveries stop being accepted here at once (other instances: within seconds).
     onChange: () => webhooks.secrets.invalidate(),
   });
@@ -253,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   // Training runs in a worker thread, started with the first training (embedded-trainer.ts).
   const trainer = createEmbeddedTrainer({ wordVectors: config.wordVectors });
-  const agents = new AgentsService({ db, queue, clock, secretBox, trainer });
+  const agents = new AgentsService({ db, queue, clock, secretBox, trainer, checkOutboundUrl: (url) => outboundHttp.checkUrl(url) });
   const embeddedEngine = new EmbeddedEngine();
   const agentPolicy = new AgentPolicy({
     db,
@@ -265,7 +269,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     messaging,
     notifications,
     emails,
-    ...engineRegistry({ embedded: embeddedEngine, logger, timeoutMs: config.llmTimeoutMs }),
+    ...engineRegistry({ embedded: embeddedEngine, logger, fetch: outboundHttp.fetch, timeoutMs: config.llmTimeoutMs }),
     publicUrl: config.publicUrl,
     typing: (input) => outbound.sendTyping(input),
   });
@@ -430,6 +434,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       realtime.stop();
       await server.close();
       await events.close();
+      await outboundHttp.close();
     },
   };
 }

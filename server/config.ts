@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { parseOutboundAllowlist, type OutboundAllowlist } from './lib/outbound-address';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -48,6 +49,18 @@ const envSchema = z.object({
   HEALTH_MIN_FREE_MB: z.coerce.number().min(0).default(100),
   HEALTH_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(1),
   HEALTH_JOB_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(300),
+  // Private hosts a user-given URL (API channel callback, LLM base URL) may reach: names, IPs, CIDRs.
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      try {
+        return parseOutboundAllowlist(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: error instanceof Error ? error.message : String(error) });
+        return z.NEVER;
+      }
+    }),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -81,6 +94,8 @@ export interface Config {
   wordVectors: boolean;
   /** /api/v1/health thresholds. */
   health: { minFreeBytes: number; minFreePercent: number; jobMaxAgeSeconds: number };
+  /** What requests to user-given URLs may reach besides public addresses (server/lib/guarded-http.ts). */
+  outboundAllowlist: OutboundAllowlist;
 }
 
 export class ConfigError extends Error {}
@@ -122,5 +137,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     llmTimeoutMs: e.LLM_TIMEOUT_MS,
     wordVectors: e.PARLEY_WORD_VECTORS === 'on',
     health: { minFreeBytes: e.HEALTH_MIN_FREE_MB * 1024 * 1024, minFreePercent: e.HEALTH_MIN_FREE_PERCENT, jobMaxAgeSeconds: e.HEALTH_JOB_MAX_AGE_SECONDS },
+    outboundAllowlist: e.OUTBOUND_ALLOWED_HOSTS,
   };
 }

@@ -5,9 +5,10 @@
  * answer and the second the conversation's summary.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/app';
+import { createTestApp, signedInClient, type TestApp } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
 import { startFakeLlm, type FakeLlm, type FakeLlmAnswer } from '../../../test/helpers/fake-openai';
+import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import { createAgentClient } from '../../../test/helpers/agents';
 import { DEFAULT_AGENT_TEXTS } from '../../../common/api/agents';
 import type { UpdateAgentInput } from '../../../common/api/agents';
@@ -43,7 +44,7 @@ describe.each(ENGINES)('AI agent policy with an LLM engine (%s)', (engine) => {
   beforeAll(async () => {
     fake = await startFakeLlm();
     // Short enough for the time-out tests, long enough for loopback.
-    app = await createTestApp(engine, { env: { LLM_TIMEOUT_MS: '1500' } });
+    app = await createTestApp(engine, { env: { LLM_TIMEOUT_MS: '1500', ...ALLOW_LOOPBACK_FAKES } });
   });
   afterAll(async () => {
     await app?.destroy();
@@ -237,5 +238,48 @@ describe.each(ENGINES)('AI agent policy with an LLM engine (%s)', (engine) => {
     expect(fake.requests).toHaveLength(0);
     expect(await thread(conversationId)).toHaveLength(1);
     expect((await conversation(conversationId)).aiSummary).toMatch(/^Customer: .*shipping.*Not answered yet\.$/u);
+  });
+});
+
+describe.each(ENGINES)('LLM base URLs cannot reach this server or its networks (%s)', (engine) => {
+  let app: TestApp;
+  let fake: FakeLlm;
+  beforeAll(async () => {
+    fake = await startFakeLlm();
+    // The default configuration: nothing private allowed.
+    app = await createTestApp(engine, { env: { LLM_TIMEOUT_MS: '1500' } });
+  });
+  afterAll(async () => {
+    await app?.destroy();
+    await fake?.close();
+  });
+
+  it('refuses to save a base URL on this server, a private network or the metadata service (400 with a field message)', async () => {
+    const { client: admin } = await signedInClient(app, 'admin');
+    const { client } = await createAgentClient(app);
+    const port = new URL(fake.baseUrl).port;
+    for (const host of ['127.0.0.1', '[::1]', '0x7f000001', '2130706433', '127.1', '0.0.0.0', 'localhost', '[::ffff:127.0.0.1]', '169.254.169.254', '192.168.1.20']) {
+      const response = await admin.put(`/api/v1/clients/${client.id}/agent`, { engine: 'openai-compatible', llmBaseUrl: `http://${host}:${port}/v1`, llmModel: MODEL });
+      expect(response.statusCode, host).toBe(400);
+      expect(response.json().error.fields.llmBaseUrl).toMatch(/^Refused: the address resolves to .+\. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS\.$/u);
+    }
+    expect((await app.services.agents.getConfig(client.id)).engine).toBe('embedded');
+    expect(fake.requests).toEqual([]);
+  });
+
+  it('refuses to connect to a loopback base URL stored before the check: the embedded engine answers, as on a provider error', async () => {
+    const { client, channel } = await createAgentClient(app);
+    await app.database.db
+      .updateTable('agents')
+      .set({ engine: 'openai-compatible', llmBaseUrl: fake.baseUrl, llmModel: MODEL })
+      .where('clientId', '=', client.id)
+      .execute();
+    fake.script(answer({ answer: 'an answer from the internal service', confidence: 1, handoff: false, sources: ['P1'] }));
+    const { conversationId } = await app.services.messaging.recordInbound(channel, text('ssrf-1', 'how much does shipping cost?', 'ssrf-visitor'));
+    await app.queue.waitForIdle();
+    const messages = await app.database.db.selectFrom('messages').selectAll().where('conversationId', '=', conversationId).orderBy('createdAt').orderBy('id').execute();
+    expect(messages.map((m) => m.senderType)).toEqual(['customer', 'ai']);
+    expect(messages[1]).toMatchObject({ content: SHIPPING, ai: { engine: 'embedded', fallbackReason: 'provider_error' } });
+    expect(fake.requests).toEqual([]);
   });
 });

@@ -45,6 +45,11 @@ export interface AgentsServiceDeps {
   clock: Clock;
   secretBox: SecretBox;
   trainer: KnowledgeTrainer;
+  /**
+   * Why an LLM base URL may not be saved (this server, a private or metadata address given as an
+   * IP literal or `localhost`; server/lib/guarded-http.ts), or null. The connection is checked again.
+   */
+  checkOutboundUrl(url: string): string | null;
 }
 
 /** An agent's configuration as the policy and the engines need it (defaults filled in). */
@@ -236,6 +241,11 @@ export class AgentsService {
       const next = { ...current, ...withoutUndefined(input) };
       if (next.engine === 'openai-compatible' && !next.llmBaseUrl) {
         throw new AppError('VALIDATION_ERROR', 'Base URL is required', { fields: { llmBaseUrl: 'An OpenAI-compatible server needs its base URL' } });
+      }
+      const refused = input.llmBaseUrl ? this.deps.checkOutboundUrl(input.llmBaseUrl) : null;
+      if (refused) {
+        const message = `${refused}. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS.`;
+        throw new AppError('VALIDATION_ERROR', refused, { fields: { llmBaseUrl: message } });
       }
       const apiKeySealed =
         input.llmApiKey === undefined

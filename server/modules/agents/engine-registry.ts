@@ -16,6 +16,8 @@ const MAX_ENGINES = 64;
 export interface EngineRegistryDeps {
   embedded: AnswerEngine;
   logger: Logger;
+  /** How LLM providers reach their API: the guarded client's fetch (server/lib/guarded-http.ts). */
+  fetch: typeof globalThis.fetch;
   /** Each LLM call (an answer, a summary) must finish within this (default DEFAULT_LLM_TIMEOUT_MS). */
   timeoutMs?: number;
 }

@@ -1,11 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/app';
+import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { startCallbackServer, type CallbackServer } from '../../../test/helpers/callback-server';
 import { ENGINES } from '../../../test/helpers/database';
+import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
 import { systemClock } from '../../lib/clock';
+import { createGuardedHttp } from '../../lib/guarded-http';
 import { createApiAdapter } from './adapters/api.adapter';
 import { SendError } from './adapters/channel-adapter';
 
@@ -27,7 +29,7 @@ describe.each(ENGINES)('custom-platform (API) channel (%s)', (engine) => {
   let app: TestApp;
   let callback: CallbackServer;
   beforeAll(async () => {
-    app = await createTestApp(engine);
+    app = await createTestApp(engine, { env: ALLOW_LOOPBACK_FAKES });
     callback = await startCallbackServer();
   });
   afterAll(async () => {
@@ -191,7 +193,8 @@ describe.each(ENGINES)('custom-platform (API) channel (%s)', (engine) => {
     });
 
     it('treats a timeout and an unreachable URL as retryable, and tests the credentials with a signed ping', async () => {
-      const adapter = createApiAdapter({ deliveries: app.services.channelDeliveries, clock: systemClock, logger: pino({ level: 'silent' }), timeoutMs: 150 });
+      const http = createGuardedHttp({ allowlist: app.config.outboundAllowlist });
+      const adapter = createApiAdapter({ deliveries: app.services.channelDeliveries, clock: systemClock, logger: pino({ level: 'silent' }), http, timeoutMs: 150 });
       const channel = await app.services.channels.getWithSecrets((await apiChannel()).id);
       const { messageId, conversationId } = await conversationOn(channel.id);
       const message = { messageId, conversationId, to: 'c', text: 't', senderType: 'agent' as const, createdAt: new Date() };
@@ -232,6 +235,104 @@ describe.each(ENGINES)('custom-platform (API) channel (%s)', (engine) => {
       const unreachableLog = await app.database.db.selectFrom('channelDeliveries').selectAll().where('url', '=', unreachable.callbackUrl).execute();
       expect(unreachableLog).toMatchObject([{ attempt: 2, statusCode: null }]);
       expect(unreachableLog[0]!.error).toMatch(/^Could not reach the callback URL \(ECONNREFUSED\)/u);
+      await http.close();
+    });
+
+    it('does not follow a redirect from the callback URL: the 3xx is the answer', async () => {
+      const elsewhere = await startCallbackServer();
+      callback.received.length = 0;
+      callback.script({ status: 307, headers: { location: elsewhere.url } });
+      const channel = await apiChannel();
+      const { conversationId } = await conversationOn(channel.id);
+      const reply = await app.services.messaging.sendMessage(conversationId, { text: 'stay here', senderType: 'agent', senderId: null }, { kind: 'system' });
+      await app.queue.waitForIdle();
+      expect(await messageRow(reply.id)).toMatchObject({ status: 'failed', errorCode: 'http_307' });
+      expect(callback.received).toHaveLength(1);
+      expect(elsewhere.received).toEqual([]);
+      await elsewhere.close();
     });
   });
 });
+
+// Every notation of this machine the audit got through, and the metadata service.
+const REFUSED_HOSTS = ['127.0.0.1', '[::1]', '0x7f000001', '2130706433', '127.1', '0.0.0.0', 'localhost', '[::ffff:127.0.0.1]', '169.254.169.254', '[fd00:ec2::254]', '10.0.0.8'];
+
+describe.each(ENGINES)('API channel callback URLs cannot reach this server or its networks (%s)', (engine) => {
+  let app: TestApp;
+  let admin: TestClient;
+  let internal: CallbackServer;
+  beforeAll(async () => {
+    // The default configuration: nothing private allowed.
+    app = await createTestApp(engine);
+    ({ client: admin } = await signedInClient(app, 'admin'));
+    internal = await startCallbackServer();
+    internal.script({ status: 200, body: 'internal admin page' });
+  });
+  afterAll(async () => {
+    await internal.close();
+    await app.destroy();
+  });
+
+  const port = () => new URL(internal.url).port;
+  const apiChannel = async (callbackUrl = 'https://crm.example/parley') => {
+    const client = await createTestClient(app);
+    const response = await admin.post('/api/v1/channels', { kind: 'api', clientId: client.id, name: 'CRM', callbackUrl });
+    expect(response.statusCode, response.body).toBe(201);
+    return response.json<{ id: string }>();
+  };
+
+  it.each(REFUSED_HOSTS)('refuses to save a callback URL on %s (400 with a field message), created or changed', async (host) => {
+    const client = await createTestClient(app);
+    // Parley's own port too: it is this server.
+    for (const url of [`http://${host}/hook`, `http://${host}:${app.config.port}/api/v1/me`, `https://${host}:${port()}/x`]) {
+      const created = await admin.post('/api/v1/channels', { kind: 'api', clientId: client.id, name: 'CRM', callbackUrl: url });
+      expect(created.statusCode, url).toBe(400);
+      expect(created.json().error.fields.callbackUrl).toMatch(/^Refused: the address resolves to .+\. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS\.$/u);
+    }
+    const channel = await apiChannel();
+    const changed = await admin.patch(`/api/v1/channels/${channel.id}`, { callbackUrl: `http://${host}:${port()}/hook` });
+    expect(changed.statusCode).toBe(400);
+    expect(changed.json().error.fields.callbackUrl).toMatch(/^Refused/u);
+    const stored = await app.database.db.selectFrom('channels').select('callbackUrl').where('clientId', '=', client.id).execute();
+    expect(stored).toEqual([]);
+    expect((await app.database.db.selectFrom('channels').select('callbackUrl').where('id', '=', channel.id).executeTakeFirstOrThrow()).callbackUrl).toBe('https://crm.example/parley');
+  });
+
+  it.each(REFUSED_HOSTS)('refuses to connect to %s when such a URL is already stored: Test shows the reason, never the body', async (host) => {
+    const channel = await apiChannel();
+    // Saved before this check existed (or written behind the service's back): the connection is the real guard.
+    const url = `http://${host}:${port()}/parley/callback`;
+    await app.database.db.updateTable('channels').set({ callbackUrl: url }).where('id', '=', channel.id).execute();
+    internal.received.length = 0;
+    const result = expectJsonBody(await admin.post(`/api/v1/channels/${channel.id}/test`, {}));
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/^Refused: the address resolves to (the loopback network|the unspecified address|the cloud metadata service|a private network) \(/u);
+    expect(result.message).not.toContain('internal admin page');
+    expect(internal.received).toEqual([]);
+    const [logged] = await app.services.channelDeliveries.findChannelDeliveries(channel.id);
+    expect(logged).toMatchObject({ url, statusCode: null, responseBody: null, error: result.message });
+  });
+
+  it('fails a reply at once when the callback name resolves to this machine, with the reason in the thread and the delivery log', async () => {
+    const channel = await apiChannel();
+    // `localhost` is refused when saved; a name that resolves to loopback is only caught when connecting.
+    const url = `http://localhost:${port()}/parley/callback`;
+    await app.database.db.updateTable('channels').set({ callbackUrl: url }).where('id', '=', channel.id).execute();
+    internal.received.length = 0;
+    const stored = await app.services.channels.getById(channel.id);
+    const { conversationId } = await app.services.messaging.recordInbound(stored, { contact: { externalId: 'c1' }, message: { externalId: 'in-1', type: 'text', text: 'hi' } });
+    const reply = await app.services.messaging.sendMessage(conversationId, { text: 'to the intranet?', senderType: 'agent', senderId: null }, { kind: 'system' });
+    await app.queue.waitForIdle();
+    const message = await app.database.db.selectFrom('messages').selectAll().where('id', '=', reply.id).executeTakeFirstOrThrow();
+    expect(message).toMatchObject({ status: 'failed', errorCode: 'refused', attempts: 1 });
+    expect(message.errorMessage).toMatch(/^Refused: the address resolves to the loopback network \((127\.0\.0\.1|::1)\)$/u);
+    const deliveries = await app.database.db.selectFrom('channelDeliveries').selectAll().where('messageId', '=', reply.id).execute();
+    expect(deliveries).toMatchObject([{ statusCode: null, responseBody: null, error: message.errorMessage }]);
+    expect(internal.received).toEqual([]);
+  });
+});
+
+function expectJsonBody(response: { statusCode: number; body: string }): { ok: boolean; message: string } {
+  expect(response.statusCode, response.body).toBe(200);
+  return JSON.parse(response.body) as { ok: boolean; message: string };
+}

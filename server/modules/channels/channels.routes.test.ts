@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelView } from '../../../common/api/channels';
 import { createTestApp, signedInClient, TEST_PUBLIC_URL, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
+import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import { customerText, expectJson } from '../../../test/helpers/inbox';
 import { createTestClient } from '../../../test/helpers/messaging';
 import { hmacSha256Hex, sha256Hex } from '../../lib/crypto';
+import { checkOutboundUrl, parseOutboundAllowlist } from '../../lib/outbound-address';
 import { SecretBox } from '../../lib/secret-box';
 import type { ChannelAdapter } from './adapters/channel-adapter';
 import { ChannelsRepository } from './channels.repository';
@@ -22,7 +24,7 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
   let manager: TestClient;
 
   beforeAll(async () => {
-    app = await createTestApp(engine, { startJobs: false });
+    app = await createTestApp(engine, { startJobs: false, env: ALLOW_LOOPBACK_FAKES });
     ({ client: admin } = await signedInClient(app, 'admin'));
     ({ client: manager } = await signedInClient(app, 'manager'));
   });
@@ -248,6 +250,7 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
       channels: repository,
       adapters: new Map([['api', throwing]]),
       publicUrl: TEST_PUBLIC_URL,
+      checkOutboundUrl: (url) => checkOutboundUrl(url, parseOutboundAllowlist(ALLOW_LOOPBACK_FAKES.OUTBOUND_ALLOWED_HOSTS)),
       onChange: (id) => changed.push(id),
     });
     const wa = await service.createChannel({ kind: 'whatsapp', clientId: client.id, name: 'WhatsApp', phoneNumberId: '888000333', accessToken: ACCESS_TOKEN, appSecret: APP_SECRET });

@@ -46,6 +46,12 @@ export interface ChannelsServiceDeps {
   /** Parley's public origin, for webhook URLs and the embed snippet. */
   publicUrl: string;
   /**
+   * Why a callback URL may not be saved (this server, a private or metadata address given as an IP
+   * literal or `localhost`; server/lib/guarded-http.ts), or null. Names that resolve privately are
+   * refused when the request connects.
+   */
+  checkOutboundUrl(url: string): string | null;
+  /**
    * Called after a channel was created or changed, so caches of channel credentials in this
    * process (the webhook signature check) drop their copy at once: a disabled channel's inbound
    * stops now here, and within the caches' few seconds on other instances.
@@ -54,6 +60,11 @@ export interface ChannelsServiceDeps {
 }
 
 type ChannelRow = Channel & { clientName: string };
+
+/** A refused URL's field message: the reason, and what an administrator can do about it. */
+export function outboundFieldMessage(reason: string): string {
+  return `${reason}. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS.`;
+}
 
 export class ChannelsService {
   constructor(private readonly deps: ChannelsServiceDeps) {}
@@ -125,6 +136,7 @@ export class ChannelsService {
         externalId = `w_${randomToken(12)}`;
         break;
       case 'api': {
+        this.#checkCallbackUrl(input.callbackUrl);
         callbackUrl = input.callbackUrl;
         const signingSecret = input.signingSecret ?? randomToken();
         if (input.signingSecret === undefined) shown.signingSecret = signingSecret;
@@ -165,6 +177,11 @@ export class ChannelsService {
     return { ...(await this.getChannel(id)), ...shown };
   }
 
+  #checkCallbackUrl(url: string): void {
+    const refused = this.deps.checkOutboundUrl(url);
+    if (refused) throw new AppError('VALIDATION_ERROR', refused, { fields: { callbackUrl: outboundFieldMessage(refused) } });
+  }
+
   /** Name, status (disabled: no sends, no inbound), replaced credentials, the API callback URL. */
   async updateChannel(id: string, input: UpdateChannelCommand): Promise<ChannelView> {
     const view = await this.deps.db.transaction().execute(async (trx) => {
@@ -177,6 +194,7 @@ export class ChannelsService {
       if (channel.kind !== 'api' && input.callbackUrl !== undefined) fields.callbackUrl = 'Only custom-platform (API) channels have a callback URL';
       const [first] = Object.values(fields);
       if (first) throw new AppError('VALIDATION_ERROR', first, { fields });
+      if (input.callbackUrl !== undefined) this.#checkCallbackUrl(input.callbackUrl);
 
       let sealed: { secrets?: string; appSecretHash?: string } = {};
       if (input.accessToken !== undefined || input.appSecret !== undefined) {

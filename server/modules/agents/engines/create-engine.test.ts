@@ -1,7 +1,9 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../../../test/helpers/fake-openai';
+import { createGuardedHttp } from '../../../lib/guarded-http';
 import { capturingLogger } from '../../../../test/helpers/logger';
+import { loopbackFetch } from '../../../../test/helpers/outbound';
 import type { AgentAnswer, AnswerEngine, ConversationContext, KnowledgeBase } from './answer-engine';
 import { createAnswerEngine, DEFAULT_MODELS, DEFAULT_PRICES, llmConfigProblem } from './create-engine';
 import { LlmEngine } from './llm/llm-engine';
@@ -42,7 +44,7 @@ beforeEach(() => fake.reset());
 
 describe('createAnswerEngine', () => {
   it('returns the embedded engine for the embedded configuration', () => {
-    expect(createAnswerEngine({ engine: 'embedded' }, { embedded, logger: pino({ level: 'silent' }) })).toBe(embedded);
+    expect(createAnswerEngine({ engine: 'embedded' }, { embedded, fetch: loopbackFetch, logger: pino({ level: 'silent' }) })).toBe(embedded);
   });
 
   it.each([
@@ -53,12 +55,12 @@ describe('createAnswerEngine', () => {
   ])('keeps answering with the embedded engine and says why for %j', (config, why) => {
     const log = capturingLogger();
     expect(llmConfigProblem(config)).toBe(why);
-    expect(createAnswerEngine(config, { embedded, logger: log.logger })).toBe(embedded);
+    expect(createAnswerEngine(config, { embedded, fetch: loopbackFetch, logger: log.logger })).toBe(embedded);
     expect(log.output()).toContain(why);
   });
 
   it.each(['openai', 'anthropic'] as const)('builds a %s engine on its default model with its estimated prices', (engine) => {
-    const created = createAnswerEngine({ engine, apiKey: 'sk-test' }, { embedded, logger: pino({ level: 'silent' }) });
+    const created = createAnswerEngine({ engine, apiKey: 'sk-test' }, { embedded, fetch: loopbackFetch, logger: pino({ level: 'silent' }) });
     expect(created).toBeInstanceOf(LlmEngine);
     expect(created.kind).toBe(engine);
     expect((created as LlmEngine).modelId).toBe(DEFAULT_MODELS[engine]);
@@ -66,7 +68,7 @@ describe('createAnswerEngine', () => {
   });
 
   it('answers through OpenAI with the default model, costed at its default price', async () => {
-    const engine = createAnswerEngine({ engine: 'openai', apiKey: 'sk-test', baseUrl: fake.baseUrl }, { embedded, logger: pino({ level: 'silent' }) });
+    const engine = createAnswerEngine({ engine: 'openai', apiKey: 'sk-test', baseUrl: fake.baseUrl }, { embedded, fetch: loopbackFetch, logger: pino({ level: 'silent' }) });
     fake.script({ content: JSON.stringify({ answer: 'We are open 9:00 to 17:00.', confidence: 0.9, handoff: false, sources: ['P1'] }), inputTokens: 1_000_000, outputTokens: 1_000_000 });
     const answer = await engine.answer(CONVERSATION, KB);
     expect(answer).toMatchObject({ engine: 'openai', model: 'gpt-4o-mini', usage: { costUsd: 0.75 } });
@@ -74,7 +76,7 @@ describe('createAnswerEngine', () => {
   });
 
   it('uses an OpenAI-compatible server without a key (a local model), costed at 0', async () => {
-    const engine = createAnswerEngine({ engine: 'openai-compatible', baseUrl: fake.baseUrl, model: 'llama3.1' }, { embedded, logger: pino({ level: 'silent' }) });
+    const engine = createAnswerEngine({ engine: 'openai-compatible', baseUrl: fake.baseUrl, model: 'llama3.1' }, { embedded, fetch: loopbackFetch, logger: pino({ level: 'silent' }) });
     fake.script({ content: JSON.stringify({ answer: 'We are open 9:00 to 17:00.', confidence: 0.9, handoff: false, sources: ['P1'] }) });
     const answer = await engine.answer(CONVERSATION, KB);
     expect(answer).toMatchObject({ engine: 'openai-compatible', model: 'llama3.1', usage: { costUsd: 0 } });
@@ -83,8 +85,23 @@ describe('createAnswerEngine', () => {
   });
 
   it('falls back to the embedded engine it was given', async () => {
-    const engine = createAnswerEngine({ engine: 'anthropic', apiKey: 'sk-ant-test', baseUrl: fake.baseUrl, timeoutMs: 5000 }, { embedded, logger: pino({ level: 'silent' }) });
+    const engine = createAnswerEngine({ engine: 'anthropic', apiKey: 'sk-ant-test', baseUrl: fake.baseUrl, timeoutMs: 5000 }, { embedded, fetch: loopbackFetch, logger: pino({ level: 'silent' }) });
     fake.script({ status: 500 });
     expect(await engine.answer(CONVERSATION, KB)).toEqual({ ...EMBEDDED_ANSWER, fallbackReason: 'provider_error' });
   });
+
+  it.each(['openai', 'anthropic', 'openai-compatible'] as const)(
+    'refuses a %s base URL on this machine when loopback is not allowed, and the embedded engine answers as on a provider error',
+    async (kind) => {
+      const log = capturingLogger();
+      // The app's client with the default configuration: nothing private allowed.
+      const guarded = createGuardedHttp();
+      const engine = createAnswerEngine({ engine: kind, apiKey: 'sk-test', baseUrl: fake.baseUrl, model: 'm' }, { embedded, fetch: guarded.fetch, logger: log.logger });
+      fake.script({ content: JSON.stringify({ answer: 'from the internal service', confidence: 1, handoff: false, sources: ['P1'] }) });
+      expect(await engine.answer(CONVERSATION, KB)).toEqual({ ...EMBEDDED_ANSWER, fallbackReason: 'provider_error' });
+      expect(fake.requests).toEqual([]);
+      expect(log.output()).toContain('Refused: the address resolves to the loopback network (127.0.0.1)');
+      await guarded.close();
+    },
+  );
 });

@@ -19,6 +19,8 @@ export interface EngineConfig {
 export interface EngineDeps {
   embedded: AnswerEngine;
   logger: Logger;
+  /** How LLM providers reach their API: the guarded client's fetch (server/lib/guarded-http.ts). */
+  fetch: typeof globalThis.fetch;
 }
 
 /** Small, fast models: an agent's answer is a few sentences from retrieved passages. */
@@ -72,6 +74,7 @@ export function createAnswerEngine(config: EngineConfig, deps: EngineDeps): Answ
     model,
     apiKey: config.apiKey?.trim() || undefined,
     baseUrl: config.baseUrl?.trim() || undefined,
+    fetch: deps.fetch,
     timeoutMs: config.timeoutMs ?? DEFAULT_LLM_TIMEOUT_MS,
     prices: provider === 'openai-compatible' ? undefined : DEFAULT_PRICES[model],
     fallback: deps.embedded,

@@ -4,10 +4,16 @@
  * 2xx is sent; a network error, a timeout, 5xx and 429 are retried by the send job with backoff;
  * any other answer fails the message at once. Every attempt — and every credential test — is
  * written to the channel's delivery log (`channel_deliveries`).
+ *
+ * The callback URL is user input: requests go through the guarded client (server/lib/guarded-http.ts),
+ * which refuses this server, private networks and metadata addresses where it connects (the
+ * message fails at once with the reason, and no answer body is logged since none came) and never
+ * follows a redirect — a signed request is meant for this URL only, so a 3xx is the answer.
  */
 import type { Logger } from 'pino';
 import type { ApiOutboundMessage } from '../../../../common/api/channels';
 import type { Clock } from '../../../lib/clock';
+import { GuardedHttpError, type GuardedHttp } from '../../../lib/guarded-http';
 import type { ChannelDeliveriesRepository } from '../channel-deliveries.repository';
 import { DELIVERY_BODY_MAX } from '../channel-deliveries.repository';
 import { signedHeaders } from './api-signature';
@@ -17,6 +23,8 @@ export interface ApiAdapterOptions {
   deliveries: ChannelDeliveriesRepository;
   clock: Clock;
   logger: Logger;
+  /** The guarded client every request to a user-given URL goes through. */
+  http: GuardedHttp;
   /** Per request, body included (default 10 s). */
   timeoutMs?: number;
   userAgent?: string;
@@ -35,24 +43,6 @@ interface Attempt {
   durationMs: number;
 }
 
-async function readCapped(response: Response, max: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < max) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return Buffer.concat(chunks).subarray(0, max).toString('utf8');
-}
-
 function retryAfterMs(value: string | null, now: Date): number | undefined {
   if (!value) return undefined;
   const seconds = Number(value);
@@ -61,10 +51,19 @@ function retryAfterMs(value: string | null, now: Date): number | undefined {
 }
 
 function describeError(error: Error): { code: string; message: string } {
-  if (error.name === 'TimeoutError') return { code: 'timeout', message: 'The callback URL did not answer in time' };
-  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
-  const detail = typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : error.message;
-  return { code: 'network', message: `Could not reach the callback URL (${detail})` };
+  if (error instanceof GuardedHttpError) {
+    switch (error.kind) {
+      case 'refused':
+        return { code: 'refused', message: error.message };
+      case 'timeout':
+        return { code: 'timeout', message: 'The callback URL did not answer in time' };
+      case 'aborted':
+      case 'too_large':
+      case 'network':
+        return { code: 'network', message: `Could not reach the callback URL (${error.reason})` };
+    }
+  }
+  return { code: 'network', message: `Could not reach the callback URL (${error.message})` };
 }
 
 export function createApiAdapter(options: ApiAdapterOptions): ChannelAdapter {
@@ -86,7 +85,8 @@ export function createApiAdapter(options: ApiAdapterOptions): ChannelAdapter {
     const started = performance.now();
     const result: Attempt = { statusCode: null, body: null, error: null, retryAfter: null, durationMs: 0 };
     try {
-      const response = await fetch(url, {
+      // Redirects are not followed: a signed request is meant for this URL only; a 3xx is the answer.
+      const response = await options.http.request(url, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
@@ -94,13 +94,14 @@ export function createApiAdapter(options: ApiAdapterOptions): ChannelAdapter {
           ...signedHeaders(secret, body, options.clock.now()),
         },
         body,
-        // A signed request is meant for this URL only; a redirect is an answer, not a new target.
-        redirect: 'manual',
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
+        signal,
+        timeoutMs,
+        maxBodyBytes: DELIVERY_BODY_MAX,
+        oversize: 'truncate',
       });
       result.statusCode = response.status;
       result.retryAfter = response.headers.get('retry-after');
-      result.body = await readCapped(response, DELIVERY_BODY_MAX);
+      result.body = response.body.toString('utf8');
     } catch (error) {
       result.error = error instanceof Error ? error : new Error(String(error));
     }
@@ -137,7 +138,8 @@ export function createApiAdapter(options: ApiAdapterOptions): ChannelAdapter {
       const result = await post(channel, JSON.stringify(payload), message.messageId, signal);
       if (result.error) {
         const { code, message: reason } = describeError(result.error);
-        throw new SendError(reason, { retryable: true, code, cause: result.error });
+        // A refused address is a configuration problem: retrying would be refused again.
+        throw new SendError(reason, { retryable: code !== 'refused', code, cause: result.error });
       }
       const status = result.statusCode ?? 0;
       if (status >= 200 && status < 300) return { externalMessageId: null };

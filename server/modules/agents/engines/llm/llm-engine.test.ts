@@ -3,6 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '../../../../../test/helpers/fake-openai';
 import { capturingLogger } from '../../../../../test/helpers/logger';
+import { loopbackFetch } from '../../../../../test/helpers/outbound';
 import type { AgentAnswer, AnswerEngine, ConversationContext, ConversationTurn, KnowledgeBase } from '../answer-engine';
 import { costUsd, createLanguageModel, createLlmEngine, LlmEngine, UNGROUNDED_CONFIDENCE_CAP, type CreateLlmEngineOptions } from './llm-engine';
 import { llmSummarySchema, MAX_SUMMARY_CHARS, type SummaryInput } from './summary';
@@ -78,6 +79,7 @@ function engineFor(provider: CreateLlmEngineOptions['provider'], overrides: Part
     model: provider === 'anthropic' ? 'claude-haiku-4-5' : 'gpt-4o-mini',
     apiKey: API_KEY,
     baseUrl: fake.baseUrl,
+    fetch: loopbackFetch,
     timeoutMs: 10_000,
     prices: PRICES,
     fallback: fallback.engine,
@@ -384,6 +386,6 @@ describe('llmSummarySchema', () => {
 
 describe('createLanguageModel', () => {
   it('needs a base URL for an OpenAI-compatible server', () => {
-    expect(() => createLanguageModel({ provider: 'openai-compatible', model: 'llama3' })).toThrow(/base URL/);
+    expect(() => createLanguageModel({ provider: 'openai-compatible', model: 'llama3', fetch: loopbackFetch })).toThrow(/base URL/);
   });
 });

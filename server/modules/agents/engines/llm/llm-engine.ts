@@ -263,6 +263,12 @@ export interface CreateLlmEngineOptions {
   apiKey?: string;
   /** The API's base URL up to and including `/v1`; required for 'openai-compatible'. */
   baseUrl?: string;
+  /**
+   * The guarded client's fetch (server/lib/guarded-http.ts): the base URL is user input, so the
+   * provider must not reach this server or its networks. A refused address is a provider error:
+   * the fallback answers.
+   */
+  fetch: typeof globalThis.fetch;
   timeoutMs: number;
   prices?: TokenPrices;
   fallback: AnswerEngine;
@@ -270,18 +276,18 @@ export interface CreateLlmEngineOptions {
 }
 
 /** The AI SDK model for a provider: chat completions for OpenAI (and compatible servers), Messages for Anthropic. */
-export function createLanguageModel(options: Pick<CreateLlmEngineOptions, 'provider' | 'model' | 'apiKey' | 'baseUrl'>): LlmModel {
-  const { provider, model, apiKey, baseUrl } = options;
+export function createLanguageModel(options: Pick<CreateLlmEngineOptions, 'provider' | 'model' | 'apiKey' | 'baseUrl' | 'fetch'>): LlmModel {
+  const { provider, model, apiKey, baseUrl, fetch } = options;
   switch (provider) {
     case 'openai':
       // `.chat`: the chat-completions API; `openai(model)` would call /v1/responses.
-      return createOpenAI({ apiKey, baseURL: baseUrl }).chat(model);
+      return createOpenAI({ apiKey, baseURL: baseUrl, fetch }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL: baseUrl }).messages(model);
+      return createAnthropic({ apiKey, baseURL: baseUrl, fetch }).messages(model);
     case 'openai-compatible':
       if (!baseUrl) throw new Error('An OpenAI-compatible engine needs a base URL');
       // json_schema response format: vLLM, llama.cpp, Ollama, LM Studio and the hosted ones accept it.
-      return createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl, apiKey, supportsStructuredOutputs: true }).chatModel(model);
+      return createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl, apiKey, fetch, supportsStructuredOutputs: true }).chatModel(model);
   }
 }
 
