@@ -21,6 +21,7 @@ import {
   type findMessagesQuery,
   type findThreadQuery,
 } from '../../../common/api/conversations';
+import { contactLabel } from '../../../common/messaging/contact-label';
 import type { Db } from '../../db/database';
 import type { ConversationStatus } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
@@ -412,7 +413,9 @@ export class ConversationsService {
       .limit(query.limit)
       .execute();
     // The byte-order mark lets Excel read the file as UTF-8 (names with accents, emoji).
-    return { filename: messagesCsvFilename(this.deps.clock.now()), csv: `\uFEFF${messagesCsv(rows.map(toMessageView))}` };
+    // Contact: the label the screens show (a name, else a readable form of the contact's id).
+    const views = rows.map((row) => ({ ...toMessageView(row), contactName: contactLabel({ name: row.contactName, externalId: row.contactExternalId }, row.platform) }));
+    return { filename: messagesCsvFilename(this.deps.clock.now()), csv: `\uFEFF${messagesCsv(views)}` };
   }
 
   #filteredMessages(scope: Scope, filter: MessageFilter, db: Db = this.deps.db): MessageQuery {

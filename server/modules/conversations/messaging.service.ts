@@ -481,7 +481,7 @@ export class MessagingService {
         })
         .where('id', '=', contactId)
         .where(
-          sql<boolean>`(nullif(btrim(name), '') is null and ${profile.name}::text is not null) or (${profile.avatarUrl}::text is not null and avatar_url is distinct from ${profile.avatarUrl}::text)`,
+          sql<boolean>`((nullif(btrim(name), '') is null and ${profile.name}::text is not null) or (${profile.avatarUrl}::text is not null and avatar_url is distinct from ${profile.avatarUrl}::text))`,
         )
         .returning(['id', 'clientId'])
         .executeTakeFirst();
