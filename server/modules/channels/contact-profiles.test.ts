@@ -95,6 +95,14 @@ describe.each(ENGINES)('contact profiles from the Graph API (%s)', (engine) => {
     expect(jobs).toEqual([{ status: 'completed', lastError: null }]);
   });
 
+  it('an echo that creates the contact (a reply typed in Meta’s app) fetches its profile too', async () => {
+    const channel = await channelOf('messenger');
+    graph.script('GET', '/v21.0/PSID-ECHO', { status: 200, body: { first_name: 'Echo', last_name: 'Person' } });
+    await app.services.messaging.recordEcho(channel, { contact: { externalId: 'PSID-ECHO', name: null }, message: { externalId: 'mid.echo', type: 'text', text: 'we typed this' } });
+    await app.queue.waitForIdle();
+    expect(await contactOf(channel, 'PSID-ECHO')).toMatchObject({ name: 'Echo Person' });
+  });
+
   it('no call where the webhook names the contact (WhatsApp) or for a name the platform already gave', async () => {
     const wa = await channelOf('whatsapp');
     await say(wa, '447700900123', 'wamid.w1', 'Wendy');
