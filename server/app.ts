@@ -26,6 +26,9 @@ import { OutboundService } from './modules/channels/outbound.service';
 import { sendMessageJob } from './modules/channels/send-message.job';
 import { ConversationsRepository } from './modules/conversations/conversations.repository';
 import { MessagingService } from './modules/conversations/messaging.service';
+import { ReopenNotifier } from './modules/conversations/reopen-notifier';
+import { ContactProfiles } from './modules/channels/contact-profiles.service';
+import { fetchContactProfileJob } from './modules/channels/fetch-contact-profile.job';
 import { AgentPolicy } from './modules/agents/agents.policy';
 import { agentsRoutes } from './modules/agents/agents.routes';
 import { AgentsService } from './modules/agents/agents.service';
@@ -305,6 +308,12 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
   agentPolicy.register();
+  // Issue 10: the reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
+  new ReopenNotifier({ db, events, queue, notifications }).register();
+  const contactProfiles = new ContactProfiles({ channels: channelsRepository, messaging, adapters, logger });
+  queue.register(fetchContactProfileJob, async ({ contactId }, ctx) => {
+    await contactProfiles.fetch(contactId, ctx);
+  });
 
   // HTTP
   // Typed as Fastify's logger so the instance type matches what plugins expect.

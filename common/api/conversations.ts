@@ -155,8 +155,20 @@ export const conversationCounts = z.object({
   human: z.number().int(),
   unread: z.number().int(),
 });
+/**
+ * The message a conversation search matched (full-text, ranked), as an excerpt in plain-text
+ * segments; `match` marks the words that matched. Never HTML: the list renders the segments as text.
+ */
+export const conversationSearchMatch = z.object({
+  messageId: z.uuid(),
+  segments: z.array(z.object({ text: z.string(), match: z.boolean() })),
+});
+export type ConversationSearchMatch = z.infer<typeof conversationSearchMatch>;
+/** A row of the list: the conversation and, while searching, the message that matched (if one did). */
+export const conversationListItem = conversationView.extend({ searchMatch: conversationSearchMatch.nullable().optional() });
+export type ConversationListItem = z.infer<typeof conversationListItem>;
 export const findConversationsResponse = z.object({
-  conversations: z.array(conversationView),
+  conversations: z.array(conversationListItem),
   counts: conversationCounts,
   nextCursor: z.string().nullable(),
 });

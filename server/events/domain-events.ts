@@ -3,11 +3,16 @@
  * a NOTIFY, capped at 8000 bytes); subscribers load what they need. `performedBy` lets automations
  * and the AI agent ignore what they caused themselves (no loops).
  */
-import type { ConversationStatus, MessageDirection, MessageStatus, SenderType } from '../db/schema';
+import type { ConversationStatus, HandledBy, MessageDirection, MessageStatus, SenderType } from '../db/schema';
 
 export interface DomainEvents {
   'conversation.created': { conversationId: string; clientId: string };
   'conversation.updated': { conversationId: string; clientId: string; status: ConversationStatus };
+  /**
+   * A resolved conversation the customer wrote to again (`messageId`), now active and handled by
+   * the AI or by people as the reopen rule decided (parley_record_inbound, migration 0009).
+   */
+  'conversation.reopened': { conversationId: string; clientId: string; messageId: string; handledBy: HandledBy };
   'message.created': {
     messageId: string;
     conversationId: string;

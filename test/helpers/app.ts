@@ -25,6 +25,9 @@ export function testConfig(env: Record<string, string | undefined> = {}): Config
     AUTH_RATE_LIMIT_PER_MINUTE: '10000',
     WEB_DIST_DIR: '/nonexistent-web-dist',
     DATA_DIR: '/nonexistent-data-dir',
+    // Tests never reach Meta: jobs that call the Graph API (sends, contact profiles) get a refused
+    // connection unless a test points this at its fake Graph API.
+    GRAPH_API_BASE_URL: 'http://127.0.0.1:9',
     ...env,
   });
 }

@@ -28,6 +28,35 @@ export const contactLabelSql = sql<string>`coalesce(nullif(btrim(ct.name), ''), 
   when ch.kind = 'whatsapp' and ct.external_id ~ '^[0-9]{6,15}$' then '+' || ct.external_id
   else ct.external_id end)`;
 
+/**
+ * Full-text search over messages: PostgreSQL's 'english' configuration (stemming: "brake" finds
+ * "brakes"; other languages still match word for word), through the GIN index of migration 0009
+ * — this must stay the indexed expression, `to_tsvector('english'::regconfig, content)`.
+ * `websearch_to_tsquery` reads any input (quotes, `or`, `-word`; `'&|!:*()` is not syntax to it).
+ */
+export const messageSearchVector = (alias: string) => sql`to_tsvector('english'::regconfig, ${sql.ref(`${alias}.content`)})`;
+export const searchQuery = (search: string) => sql`websearch_to_tsquery('english'::regconfig, ${search})`;
+
+/**
+ * Per conversation, its messages matching `search`: the best rank (ts_rank, normalised to 0…1 by
+ * rank/(rank+1)) and that message's id (the newest among equals). Scoped like every query here.
+ */
+export function messageSearchHits(db: Db, scope: Scope, search: string, clientId?: string) {
+  const rank = sql<number>`ts_rank(${messageSearchVector('hm')}, ${searchQuery(search)}, 32)`;
+  let q = db
+    .selectFrom('messages as hm')
+    .select([
+      'hm.conversationId',
+      sql<number>`max(${rank})`.as('rank'),
+      sql<string>`(array_agg(hm.id order by ${rank} desc, hm.created_at desc, hm.id desc))[1]`.as('messageId'),
+    ])
+    .where(sql<boolean>`${messageSearchVector('hm')} @@ ${searchQuery(search)}`)
+    .groupBy('hm.conversationId');
+  if (scope.clientId !== null) q = q.where('hm.clientId', '=', scope.clientId);
+  if (clientId) q = q.where('hm.clientId', '=', clientId);
+  return q;
+}
+
 function conversationQuery(db: Db, scope: Scope) {
   let q = db
     .selectFrom('conversations as c')
@@ -234,6 +263,23 @@ export class ConversationsRepository {
     let q = this.db.selectFrom('conversations').select('clientId').where('id', '=', id);
     if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
     return (await q.executeTakeFirst())?.clientId;
+  }
+
+  /** Messages' contents by id, within the scope. */
+  async findMessageContents(ids: readonly string[], scope: Scope): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    let q = this.db.selectFrom('messages').select(['id', 'content']).where('id', 'in', [...ids]);
+    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
+    return new Map((await q.execute()).map((r) => [r.id, r.content]));
+  }
+
+  /** Which of `words` the search matches, by the same stemming as the search itself. */
+  async findMatchingWords(words: readonly string[], search: string): Promise<Set<string>> {
+    if (words.length === 0) return new Set();
+    const { rows } = await sql<{ word: string }>`
+      select w.word from unnest(${[...words]}::text[]) as w(word)
+      where tsvector_to_array(to_tsvector('english'::regconfig, w.word)) && tsvector_to_array(to_tsvector('english'::regconfig, ${search}))`.execute(this.db);
+    return new Set(rows.map((r) => r.word));
   }
 
   async findContactViews(scope: Scope, filter: { clientId?: string | undefined; search?: string | undefined; limit: number }): Promise<ContactView[]> {

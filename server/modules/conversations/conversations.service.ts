@@ -10,6 +10,8 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import {
   type ContactView,
+  type ConversationListItem,
+  type ConversationSearchMatch,
   type ConversationView,
   type MessageView,
   type SendMessageInput,
@@ -21,6 +23,7 @@ import {
   type findMessagesQuery,
   type findThreadQuery,
 } from '../../../common/api/conversations';
+import { contactLabel } from '../../../common/messaging/contact-label';
 import type { Db } from '../../db/database';
 import type { ConversationStatus } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
@@ -29,7 +32,8 @@ import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
-import { contactLabelSql, type ConversationsRepository, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import { contactLabelSql, type ConversationsRepository, messageSearchHits, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import { searchedText, snippetSegments, wordsOf } from './search-snippet';
 import type { MessagingService } from './messaging.service';
 import { messagesCsv, messagesCsvFilename } from './messages-csv';
 import { scopeFor } from './scope';
@@ -50,11 +54,18 @@ export interface ConversationsServiceDeps {
   clock: Clock;
 }
 
-/** The list cursor: the last row's activity time (microseconds since the epoch, exact) and id. */
-const cursorSchema = z.object({ t: z.string().regex(/^-?\d{1,17}$/u), id: z.uuid() });
+/**
+ * The list cursor: the last row's activity time (microseconds since the epoch, exact) and id; while
+ * searching also its rank (a float8 as PostgreSQL prints it, which reads back exactly).
+ */
+const cursorSchema = z.object({
+  t: z.string().regex(/^-?\d{1,17}$/u),
+  id: z.uuid(),
+  r: z.string().regex(/^-?\d+(\.\d+)?(e[-+]?\d+)?$/u).max(40).optional(),
+});
 
-function encodeCursor(t: string, id: string): string {
-  return Buffer.from(JSON.stringify({ t, id })).toString('base64url');
+function encodeCursor(t: string, id: string, r?: string): string {
+  return Buffer.from(JSON.stringify(r === undefined ? { t, id } : { t, id, r })).toString('base64url');
 }
 
 function decodeCursor(cursor: string): z.infer<typeof cursorSchema> {
@@ -81,44 +92,91 @@ export class ConversationsService {
    * One page of conversations, most recent activity first, with the tab counts. Counts cover the
    * caller's scope (and `clientId`), not the tab or the search, so the tabs and tiles stay stable
    * while a person types.
+   *
+   * A search matches the contact (by the label the screens show), the client, the title, the
+   * messages' text (full-text, `messageSearchHits`) and part of a word in the last message's preview.
+   * Results are ranked: a match on who the conversation is with (contact, client, title) first, then by the best matching message's rank, then by recency; the
+   * cursor carries the rank, so the pages stay exact. Each row says which message matched, as an
+   * excerpt with the matching words marked.
    */
   async findConversations(
     user: SessionUser,
     query: FindConversationsQuery,
-  ): Promise<{ conversations: ConversationView[]; counts: z.infer<typeof conversationCounts>; nextCursor: string | null }> {
+  ): Promise<{ conversations: ConversationListItem[]; counts: z.infer<typeof conversationCounts>; nextCursor: string | null }> {
     const scope = scopeFor(user);
+    const search = query.search ?? '';
+    const cursor = query.cursor ? decodeCursor(query.cursor) : null;
     let q = this.deps.conversations.conversations(scope).select(sql<string>`${activity}::text`.as('activityKey'));
     if (query.clientId) q = q.where('c.clientId', '=', query.clientId);
     if (query.tab !== 'all') q = q.where('c.status', '=', query.tab);
-    if (query.search) {
-      const pattern = containsPattern(query.search);
-      q = q.where((eb) =>
-        eb.or([
-          eb(contactLabelSql, 'ilike', pattern),
-          eb('ct.externalId', 'ilike', pattern),
-          eb('cl.companyName', 'ilike', pattern),
-          eb('c.title', 'ilike', pattern),
-          eb('c.lastMessagePreview', 'ilike', pattern),
-        ]),
-      );
+    if (search === '') {
+      let plain = q.select(sql<string | null>`null::uuid`.as('hitMessageId'));
+      if (cursor) plain = plain.where(sql<boolean>`(${activity}, c.id) < (${cursor.t}::bigint, ${cursor.id}::uuid)`);
+      const rows = await plain
+        .orderBy(activity, 'desc')
+        .orderBy('c.id', 'desc')
+        .limit(query.limit + 1)
+        .execute();
+      return this.#page(scope, query, rows, null, (last) => encodeCursor(last.activityKey, last.id));
     }
-    if (query.cursor) {
-      const cursor = decodeCursor(query.cursor);
-      q = q.where(sql<boolean>`(${activity}, c.id) < (${cursor.t}::bigint, ${cursor.id}::uuid)`);
+    const pattern = containsPattern(search);
+    const who = sql<boolean>`(${sql.join(
+      [contactLabelSql, sql`ct.external_id`, sql`cl.company_name`, sql`c.title`].map((e) => sql`${e} ilike ${pattern}`),
+      sql` or `,
+    )})`;
+    const score = sql<number>`((case when ${who} then 1 else 0 end) + coalesce(hit.rank, 0))::float8`;
+    let ranked = q
+      .leftJoin(
+        () => messageSearchHits(this.deps.db, scope, search, query.clientId).as('hit'),
+        (join) => join.onRef('hit.conversationId', '=', 'c.id'),
+      )
+      .select(['hit.messageId as hitMessageId', sql<string>`${score}::text`.as('scoreKey')]).where(sql<boolean>`(${who} or hit.conversation_id is not null or c.last_message_preview ilike ${pattern})`);
+    if (cursor) {
+      if (cursor.r === undefined) throw new AppError('VALIDATION_ERROR', 'Invalid cursor', { fields: { cursor: 'Invalid cursor' } });
+      ranked = ranked.where(sql<boolean>`(${score}, ${activity}, c.id) < (${cursor.r}::float8, ${cursor.t}::bigint, ${cursor.id}::uuid)`);
     }
-    const rows = await q
+    const rows = await ranked
+      .orderBy(score, 'desc')
       .orderBy(activity, 'desc')
       .orderBy('c.id', 'desc')
       .limit(query.limit + 1)
       .execute();
+    return this.#page(scope, query, rows, search, (last) => encodeCursor(last.activityKey, last.id, last.scoreKey));
+  }
+
+  async #page<R extends Parameters<typeof toConversationView>[0] & { hitMessageId: string | null }>(
+    scope: Scope,
+    query: FindConversationsQuery,
+    rows: R[],
+    search: string | null,
+    cursorOf: (last: R) => string,
+  ) {
     const page = rows.slice(0, query.limit);
     const last = page.at(-1);
     const now = this.deps.clock.now();
+    const matches = search === null ? new Map<string, ConversationSearchMatch>() : await this.#searchMatches(scope, page, search);
     return {
-      conversations: page.map((row) => toConversationView(row, now)),
+      conversations: page.map((row) => ({ ...toConversationView(row, now), searchMatch: matches.get(row.id) ?? null })),
       counts: await this.#counts(scope, query.clientId),
-      nextCursor: rows.length > query.limit && last ? encodeCursor(last.activityKey, last.id) : null,
+      nextCursor: rows.length > query.limit && last ? cursorOf(last) : null,
     };
+  }
+
+  /** The excerpt of each row's matching message, its matching words marked. */
+  async #searchMatches(scope: Scope, rows: readonly { id: string; hitMessageId: string | null }[], search: string): Promise<Map<string, ConversationSearchMatch>> {
+    const hits = rows.filter((r): r is { id: string; hitMessageId: string } => r.hitMessageId !== null);
+    const contents = await this.deps.conversations.findMessageContents(
+      hits.map((r) => r.hitMessageId),
+      scope,
+    );
+    const words = [...new Set([...contents.values()].flatMap(wordsOf))];
+    const matching = await this.deps.conversations.findMatchingWords(words, searchedText(search));
+    const result = new Map<string, ConversationSearchMatch>();
+    for (const hit of hits) {
+      const content = contents.get(hit.hitMessageId);
+      if (content !== undefined) result.set(hit.id, { messageId: hit.hitMessageId, segments: snippetSegments(content, matching) });
+    }
+    return result;
   }
 
   async #counts(scope: Scope, clientId: string | undefined): Promise<z.infer<typeof conversationCounts>> {
@@ -412,7 +470,9 @@ export class ConversationsService {
       .limit(query.limit)
       .execute();
     // The byte-order mark lets Excel read the file as UTF-8 (names with accents, emoji).
-    return { filename: messagesCsvFilename(this.deps.clock.now()), csv: `\uFEFF${messagesCsv(rows.map(toMessageView))}` };
+    // Contact: the label the screens show (a name, else a readable form of the contact's id).
+    const views = rows.map((row) => ({ ...toMessageView(row), contactName: contactLabel({ name: row.contactName, externalId: row.contactExternalId }, row.platform) }));
+    return { filename: messagesCsvFilename(this.deps.clock.now()), csv: `\uFEFF${messagesCsv(views)}` };
   }
 
   #filteredMessages(scope: Scope, filter: MessageFilter, db: Db = this.deps.db): MessageQuery {

@@ -189,4 +189,25 @@ describe.each(ENGINES)('messages view API (%s)', (engine) => {
     expect((await admin.get('/api/v1/messages/export.csv?search=not%20for%20the%20first')).body).toContain('not for the first business');
     expect((await user.get('/api/v1/messages/export.csv?limit=0')).statusCode).toBe(400);
   });
+
+  it('fills Contact for every kind of contact, with the label the screens show (website visitors and Messenger ids included)', async () => {
+    const client = await createTestClient(app, 'Label Co');
+    const webchat = await createTestChannel(app, { clientId: client.id, kind: 'webchat' });
+    const whatsapp = await createTestChannel(app, { clientId: client.id, kind: 'whatsapp' });
+    const messenger = await createTestChannel(app, { clientId: client.id, kind: 'messenger' });
+    const user = (await signedInClientUser(app, client.id)).client;
+    const say = (channel: typeof webchat, contact: string, id: string) =>
+      app.services.messaging.recordInbound(channel, { contact: { externalId: contact, name: null }, message: { externalId: id, type: 'text', text: `from ${contact}` } });
+    await say(webchat, 'v_0123456789abcd', 'w1');
+    await say(whatsapp, '447700900123', 'wa1');
+    await say(messenger, 'PSID777', 'fb1');
+    const rows = parseCsv((await user.get('/api/v1/messages/export.csv')).body.slice(1));
+    expect(new Map(rows.slice(1).map((r) => [r[6], r[2]]))).toEqual(
+      new Map([
+        ['from v_0123456789abcd', 'Website visitor ABCD'],
+        ['from 447700900123', "'+447700900123"],
+        ['from PSID777', 'PSID777'],
+      ]),
+    );
+  });
 });

@@ -17,11 +17,18 @@ import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import type { DeliveryStatus } from '../channels/adapters/channel-adapter';
+import type { ContactProfile } from '../channels/adapters/channel-adapter';
+import { fetchContactProfileJob } from '../channels/fetch-contact-profile.job';
 import { sendMessageJob } from '../channels/send-message.job';
 
 /** Channels where Meta's 24-hour customer-service window applies to free text. */
 export const WINDOW_CHANNELS: ReadonlySet<ChannelKind> = new Set(['whatsapp', 'messenger', 'instagram']);
 export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
+/**
+ * Channels whose webhooks name a customer only by an id: a new contact's name and picture come
+ * from the Graph API's user profile endpoint, by a job (fetch-contact-profile.job.ts).
+ */
+export const PROFILE_CHANNELS: ReadonlySet<ChannelKind> = new Set(['messenger', 'instagram']);
 /** Channels where a business may write first. */
 export const BUSINESS_FIRST_CHANNELS: ReadonlySet<ChannelKind> = new Set(['webchat', 'api']);
 
@@ -174,7 +181,9 @@ export class MessagingService {
       };
     });
     // The subscribers' jobs (the AI agent's) run here, at once, where a slot is free.
-    const local = this.deps.queue.reserve(this.deps.events.jobsFor(['message.created', 'conversation.created', 'conversation.updated']).map((definition) => ({ definition, n: inputs.length })));
+    const local = this.deps.queue.reserve(
+      this.deps.events.jobsFor(['message.created', 'conversation.created', 'conversation.updated', 'conversation.reopened']).map((definition) => ({ definition, n: inputs.length })),
+    );
     const input = {
       channelId: channel.id,
       clientId: channel.clientId,
@@ -182,6 +191,8 @@ export class MessagingService {
       at: new Date().toISOString(),
       performedBy: options.performedBy ?? { kind: 'customer' },
       items,
+      // New contacts without a name get their profile fetched (not claimed here: it waits on the Graph API).
+      profileJob: PROFILE_CHANNELS.has(channel.kind) ? { name: fetchContactProfileJob.name, maxAttempts: fetchContactProfileJob.maxAttempts ?? 5 } : null,
       ...this.deps.events.publishContext,
       local,
       processed: options.processed ? { events: options.processed } : null,
@@ -448,6 +459,41 @@ export class MessagingService {
     await sql`${sql.raw(PREPARED)}select parley_set_conversation_summary(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
   }
 
+  /** A contact's ids, for the profile job. */
+  async findContact(contactId: string): Promise<{ id: string; channelId: string; externalId: string; name: string | null } | undefined> {
+    return this.deps.db.selectFrom('contacts').select(['id', 'channelId', 'externalId', 'name']).where('id', '=', contactId).executeTakeFirst();
+  }
+
+  /**
+   * A contact's name and picture from the platform's profile. A name already there (from the
+   * platform or a person) stays; the picture is refreshed. Its conversation's `conversation.updated`
+   * makes the lists show the name at once. Resolves true when something changed.
+   */
+  async setContactProfile(contactId: string, profile: ContactProfile): Promise<boolean> {
+    const now = this.deps.clock.now();
+    return this.deps.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('contacts')
+        .set({
+          name: sql<string | null>`coalesce(nullif(btrim(name), ''), ${profile.name})`,
+          avatarUrl: sql<string | null>`coalesce(${profile.avatarUrl}, avatar_url)`,
+          updatedAt: now,
+        })
+        .where('id', '=', contactId)
+        .where(
+          sql<boolean>`((nullif(btrim(name), '') is null and ${profile.name}::text is not null) or (${profile.avatarUrl}::text is not null and avatar_url is distinct from ${profile.avatarUrl}::text))`,
+        )
+        .returning(['id', 'clientId'])
+        .executeTakeFirst();
+      if (!updated) return false;
+      const conversations = await trx.selectFrom('conversations').select(['id', 'status']).where('contactId', '=', contactId).execute();
+      for (const c of conversations) {
+        await this.deps.events.publish(trx, 'conversation.updated', { conversationId: c.id, clientId: updated.clientId, status: c.status }, { kind: 'system' });
+      }
+      return true;
+    });
+  }
+
   /**
    * The conversation of an existing contact, created if it has none yet (a business writing
    * first on website chat or the API channel). Refuses channels where the business may not.
@@ -566,14 +612,18 @@ export class MessagingService {
     };
   }
 
-  /** The contact (created or renamed) and its conversation (created or reopened). */
+  /**
+   * The contact (created or renamed) and its conversation (created if none). An echo is the
+   * business writing, so it never reopens a resolved conversation (parley_record_inbound does, for
+   * the customer's messages, by the reopen rule).
+   */
   async #ensureConversation(
     trx: Db,
     channel: Channel,
     contact: InboundMessageInput['contact'],
   ): Promise<{ contactId: string; conversationId: string; conversationCreated: boolean }> {
     const now = this.deps.clock.now();
-    const { id: contactId } = await trx
+    const { id: contactId, inserted } = await trx
       .insertInto('contacts')
       .values({
         clientId: channel.clientId,
@@ -589,8 +639,10 @@ export class MessagingService {
           updatedAt: now,
         }),
       )
-      .returning('id')
+      .returning(['id', sql<boolean>`xmax = 0`.as('inserted')])
       .executeTakeFirstOrThrow();
+    // As in parley_record_inbound: a new contact the platform did not name gets its profile fetched.
+    if (inserted && !contact.name && PROFILE_CHANNELS.has(channel.kind)) await this.deps.queue.enqueue(fetchContactProfileJob, { contactId }, { db: trx });
     const created = await trx
       .insertInto('conversations')
       .values({ clientId: channel.clientId, channelId: channel.id, contactId, title: contact.name ?? null })

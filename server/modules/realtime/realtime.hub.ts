@@ -181,6 +181,9 @@ export class RealtimeHub {
         }
         return;
       }
+      case 'conversation.reopened':
+        // Published with a conversation.updated, which brings the screens the conversation's new state.
+        return;
       case 'notification.created': {
         for (const c of this.#connections.values()) {
           if (c.principal.kind !== 'user' || c.principal.user.id !== event.payload.userId || !c.topics.has('notifications')) continue;

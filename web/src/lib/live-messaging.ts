@@ -59,7 +59,8 @@ export function replaceConversation(data: ConversationPages | undefined, view: C
   const pages = data.pages.map((page) => {
     if (!page.conversations.some((c) => c.id === view.id)) return page;
     changed = true;
-    return { ...page, conversations: page.conversations.map((c) => (c.id === view.id ? view : c)) };
+    // Merged: a row keeps what only the list has (the search match) until the list refetches.
+    return { ...page, conversations: page.conversations.map((c) => (c.id === view.id ? { ...c, ...view } : c)) };
   });
   return changed ? { ...data, pages } : data;
 }

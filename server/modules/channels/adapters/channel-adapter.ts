@@ -67,6 +67,12 @@ export interface TypingInput {
   replyToExternalId: string | null;
 }
 
+/** What a platform tells about a contact; null where it says nothing. */
+export interface ContactProfile {
+  name: string | null;
+  avatarUrl: string | null;
+}
+
 /** A failed send; `retryable` decides between backoff and failing the message at once. */
 export class SendError extends Error {
   constructor(
@@ -93,6 +99,11 @@ export interface ChannelAdapter {
    * message read with a typing indicator; Messenger and Instagram: `sender_action: typing_on`).
    */
   sendTyping?(channel: ChannelWithSecrets, input: TypingInput, signal: AbortSignal): Promise<void>;
+  /**
+   * The contact's name and picture from the platform's user profile endpoint (Messenger,
+   * Instagram: their webhooks carry only an id). Throws SendError like a send does.
+   */
+  fetchProfile?(channel: ChannelWithSecrets, contactExternalId: string, signal: AbortSignal): Promise<ContactProfile>;
   /** Checks the stored credentials against the platform. */
   testCredentials(channel: ChannelWithSecrets, signal: AbortSignal): Promise<{ ok: boolean; message: string }>;
 }

@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import type { MetaChannelAdapter, NormalizedEvent } from './channel-adapter';
-import { parseMessagingDelivery, messagingChannelIds, type MessagingPlatform, sendThroughSendApi, sendTypingOn } from './messenger.adapter';
+import { fetchInstagramProfile, parseMessagingDelivery, messagingChannelIds, type MessagingPlatform, sendThroughSendApi, sendTypingOn } from './messenger.adapter';
 import { accessToken, credentialsFailure, type GraphApiConfig, graphRequest } from './meta';
 
 const changeSchema = z.object({ field: z.string() }).loose();
@@ -45,6 +45,7 @@ export function createInstagramAdapter(graph: GraphApiConfig): MetaChannelAdapte
     // sends are matched by the message id of the send's answer, or by text while in flight.
     sendText: (channel, message, signal) => sendThroughSendApi(graph, 'me/messages', channel, message, { metadata: false }, signal),
     sendTyping: (channel, input, signal) => sendTypingOn(graph, 'me/messages', channel, input.to, signal),
+    fetchProfile: (channel, igsid, signal) => fetchInstagramProfile(graph, channel, igsid, signal),
 
     async testCredentials(channel, signal) {
       try {

@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { MessageMedia, MessageType } from '../../../db/schema';
-import type { ChannelWithSecrets, MetaChannelAdapter, NormalizedEvent, OutboundText } from './channel-adapter';
+import type { ChannelWithSecrets, ContactProfile, MetaChannelAdapter, NormalizedEvent, OutboundText } from './channel-adapter';
 import {
   accessToken,
   attachmentMessageType,
@@ -269,6 +269,53 @@ export async function sendTypingOn(graph: GraphApiConfig, path: string, channel:
   await graphRequest(graph, { method: 'POST', path, accessToken: accessToken(channel), body: { recipient: { id: to }, sender_action: 'typing_on' }, signal });
 }
 
+/** Names and pictures are capped like the columns' other writers cap them. */
+const profileText = z.string().transform((s) => s.trim().slice(0, 200)).nullish().catch(null);
+const profileUrl = z.url().max(2048).nullish().catch(null);
+
+/**
+ * Messenger's User Profile API: `GET /{PSID}?fields=first_name,last_name,profile_pic` with the
+ * Page token (https://developers.facebook.com/docs/messenger-platform/identity/user-profile).
+ * The picture's URL expires after a few days.
+ */
+const messengerProfile = z.object({ first_name: profileText, last_name: profileText, profile_pic: profileUrl }).loose();
+
+export async function fetchMessengerProfile(graph: GraphApiConfig, channel: ChannelWithSecrets, psid: string, signal: AbortSignal): Promise<ContactProfile> {
+  const answer = await graphRequest(graph, {
+    method: 'GET',
+    path: encodeURIComponent(psid),
+    query: { fields: 'first_name,last_name,profile_pic' },
+    accessToken: accessToken(channel),
+    signal,
+  });
+  const parsed = messengerProfile.safeParse(answer);
+  if (!parsed.success) throw unexpectedAnswer('a profile');
+  const name = [parsed.data.first_name, parsed.data.last_name].filter(Boolean).join(' ').trim();
+  return { name: name || null, avatarUrl: parsed.data.profile_pic ?? null };
+}
+
+/**
+ * Instagram's User Profile API (Messenger Platform, Page token): `GET
+ * /{IGSID}?fields=name,username,profile_pic`
+ * (https://developers.facebook.com/docs/messenger-platform/instagram/features/user-profile).
+ * The name can be empty; the username (v14.0 and later) stands in for it then.
+ */
+const instagramProfile = z.object({ name: profileText, username: profileText, profile_pic: profileUrl }).loose();
+
+export async function fetchInstagramProfile(graph: GraphApiConfig, channel: ChannelWithSecrets, igsid: string, signal: AbortSignal): Promise<ContactProfile> {
+  const answer = await graphRequest(graph, {
+    method: 'GET',
+    path: encodeURIComponent(igsid),
+    query: { fields: 'name,username,profile_pic' },
+    accessToken: accessToken(channel),
+    signal,
+  });
+  const parsed = instagramProfile.safeParse(answer);
+  if (!parsed.success) throw unexpectedAnswer('a profile');
+  const name = parsed.data.name || (parsed.data.username ? `@${parsed.data.username}` : null);
+  return { name: name || null, avatarUrl: parsed.data.profile_pic ?? null };
+}
+
 export function createMessengerAdapter(graph: GraphApiConfig): MetaChannelAdapter {
   return {
     kind: 'messenger',
@@ -280,6 +327,8 @@ export function createMessengerAdapter(graph: GraphApiConfig): MetaChannelAdapte
       sendThroughSendApi(graph, `${encodeURIComponent(channel.externalId ?? '')}/messages`, channel, message, { metadata: true }, signal),
 
     sendTyping: (channel, input, signal) => sendTypingOn(graph, `${encodeURIComponent(channel.externalId ?? '')}/messages`, channel, input.to, signal),
+
+    fetchProfile: (channel, psid, signal) => fetchMessengerProfile(graph, channel, psid, signal),
 
     async testCredentials(channel, signal) {
       try {

@@ -1,7 +1,7 @@
 import { AlertTriangle, MessagesSquare, UserRound } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import type { ConversationView } from '@common/api/conversations';
+import type { ConversationListItem, ConversationSearchMatch } from '@common/api/conversations';
 import { PlatformDot } from '@/components/platform-dot';
 import { Avatar, AvatarFallback, initialsOf } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';
@@ -43,7 +43,27 @@ function Tile({ label, value, icon: Icon }: { label: string; value: number | und
   );
 }
 
-function ConversationItem({ conversation, selected, showClient }: { conversation: ConversationView; selected: boolean; showClient: boolean }) {
+/**
+ * The message a search matched, its matching words marked. The segments are plain text rendered as
+ * React text nodes: whatever the customer wrote (markup included) shows as written, never as HTML.
+ */
+export function SearchMatchText({ match }: { match: ConversationSearchMatch }) {
+  return (
+    <span className="line-clamp-2 text-sm text-muted-foreground" data-testid="search-match">
+      {match.segments.map((segment, i) =>
+        segment.match ? (
+          <mark key={i} className="rounded-sm bg-warning/30 px-0.5 text-foreground">
+            {segment.text}
+          </mark>
+        ) : (
+          <span key={i}>{segment.text}</span>
+        ),
+      )}
+    </span>
+  );
+}
+
+function ConversationItem({ conversation, selected, showClient }: { conversation: ConversationListItem; selected: boolean; showClient: boolean }) {
   const [params] = useSearchParams();
   const next = new URLSearchParams(params);
   next.set('id', conversation.id);
@@ -71,9 +91,13 @@ function ConversationItem({ conversation, selected, showClient }: { conversation
               {conversation.lastMessageAt ? formatRelative(conversation.lastMessageAt) : ''}
             </span>
           </span>
-          <span className="truncate text-sm text-muted-foreground">
-            {conversation.lastMessagePreview ? truncateText(conversation.lastMessagePreview, 80) : 'No messages yet'}
-          </span>
+          {conversation.searchMatch ? (
+            <SearchMatchText match={conversation.searchMatch} />
+          ) : (
+            <span className="truncate text-sm text-muted-foreground">
+              {conversation.lastMessagePreview ? truncateText(conversation.lastMessagePreview, 80) : 'No messages yet'}
+            </span>
+          )}
           <span className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             <StatusBadge status={conversation.status} />
             <span>{showClient ? conversation.clientName : PLATFORM_LABEL[conversation.platform]}</span>

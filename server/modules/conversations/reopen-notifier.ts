@@ -1,0 +1,73 @@
+/**
+ * The reopen rule's second half (the first is in parley_record_inbound, migration 0009): a
+ * resolved conversation the customer writes to again while the AI will not answer it stays with
+ * people, and they are told — an in-app notification like the escalation's, for the staff
+ * (admins, managers) and the conversation's client's own users, who see and handle its inbox.
+ */
+import { contactLabel } from '../../../common/messaging/contact-label';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { EventBus } from '../../events/event-bus';
+import type { JobCompletion } from '../../jobs/define-job';
+import type { JobQueue } from '../../jobs/queue';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { notifyReopenedJob } from './notify-reopened.job';
+
+const EXCERPT_LENGTH = 200;
+
+export interface ReopenNotifierDeps {
+  db: Db;
+  events: EventBus;
+  queue: JobQueue;
+  notifications: NotificationsService;
+}
+
+export class ReopenNotifier {
+  constructor(private readonly deps: ReopenNotifierDeps) {}
+
+  /** Subscribes to reopened conversations that people handle, and registers the job. */
+  register(): void {
+    this.deps.events.subscribe({ event: 'conversation.reopened', where: { handledBy: 'human' }, job: notifyReopenedJob, keys: ['conversationId', 'messageId'] });
+    this.deps.queue.register(notifyReopenedJob, async ({ conversationId, messageId }, ctx) => {
+      // The job completes in the notifications' transaction: a crash after it cannot notify twice.
+      await this.notify(conversationId, messageId, ctx.completion);
+      ctx.completedInline();
+    });
+  }
+
+  /** One notification per user who should know; resolves with how many were sent. */
+  async notify(conversationId: string, messageId: string, completeJob?: JobCompletion): Promise<number> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      if (completeJob) await sql`select parley_complete_job(${JSON.stringify(completeJob)}::jsonb)`.execute(trx);
+      const row = await trx
+        .selectFrom('conversations as c')
+        .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
+        .innerJoin('channels as ch', 'ch.id', 'c.channelId')
+        .innerJoin('clients as cl', 'cl.id', 'c.clientId')
+        .innerJoin('messages as m', (join) => join.on('m.id', '=', messageId).onRef('m.conversationId', '=', 'c.id'))
+        .select(['c.id', 'c.clientId', 'ct.name', 'ct.externalId', 'ch.kind', 'cl.companyName', 'm.content', 'm.messageType'])
+        .where('c.id', '=', conversationId)
+        .executeTakeFirst();
+      if (!row) return 0;
+      const link = `/conversations?conversation=${row.id}`;
+      const users = await trx
+        .selectFrom('users')
+        .leftJoin('userRoles', 'userRoles.userId', 'users.id')
+        .select('users.id')
+        .where('users.disabledAt', 'is', null)
+        .where((eb) => eb.or([eb('userRoles.role', 'in', ['admin', 'manager']), eb('users.clientId', '=', row.clientId)]))
+        .execute();
+      const contact = contactLabel({ name: row.name, externalId: row.externalId }, row.kind);
+      const text = row.content.trim() || `[${row.messageType}]`;
+      const excerpt = text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;
+      for (const user of users) {
+        await this.deps.notifications.notify(
+          user.id,
+          { kind: 'conversation.reopened', title: `Reopened: ${contact} (${row.companyName})`.slice(0, 200), body: `“${excerpt}”`, link },
+          trx,
+        );
+      }
+      return users.length;
+    });
+  }
+}
