@@ -218,7 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   ]);
   const metaAdapters = [createWhatsAppAdapter(config.graphApi), createMessengerAdapter(config.graphApi), createInstagramAdapter(config.graphApi)];
   for (const adapter of metaAdapters) adapters.set(adapter.kind, adapter);
-  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, logger });
+  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, notifications, logger });
   const visitorTokens = new VisitorTokens(secret);
   const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });

@@ -32,7 +32,8 @@ export const priority = z.enum(['low', 'medium', 'high']);
 export type Priority = z.infer<typeof priority>;
 export const senderType = z.enum(['customer', 'ai', 'agent', 'system']);
 export const messageType = z.enum(['text', 'image', 'audio', 'video', 'document', 'location', 'sticker', 'reaction', 'unsupported']);
-export const messageStatus = z.enum(['received', 'queued', 'sent', 'delivered', 'read', 'failed']);
+/** `unknown`: Parley was interrupted while sending; it may not have reached the customer (resend). */
+export const messageStatus = z.enum(['received', 'queued', 'unknown', 'sent', 'delivered', 'read', 'failed']);
 export type MessageStatus = z.infer<typeof messageStatus>;
 
 export const contactView = z.object({

@@ -4,6 +4,7 @@ import * as messaging from './0002-messaging';
 import * as presence from './0003-presence';
 import * as agents from './0004-agents';
 import * as hotPaths from './0005-hot-paths';
+import * as sendAttempts from './0007-send-attempts';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-presence': presence,
   '0004-agents': agents,
   '0005-hot-paths': hotPaths,
+  '0007-send-attempts': sendAttempts,
 };
