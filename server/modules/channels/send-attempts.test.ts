@@ -9,7 +9,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helpers/app';
+import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { type CallbackServer, startCallbackServer } from '../../../test/helpers/callback-server';
 import { ENGINES } from '../../../test/helpers/database';
 import { type FakeGraphApi, startFakeGraphApi } from '../../../test/helpers/fake-graph-api';
@@ -23,13 +23,13 @@ describe.each(ENGINES)('sends interrupted by a crash (%s)', (engine) => {
   let graph: FakeGraphApi;
   let callback: CallbackServer;
   let adminId: string;
+  let admin: TestClient;
 
   beforeAll(async () => {
     graph = await startFakeGraphApi();
     callback = await startCallbackServer();
     app = await createTestApp(engine, { env: { GRAPH_API_BASE_URL: graph.url, GRAPH_API_TIMEOUT_MS: '1500' }, startJobs: false });
-    const admin = await app.services.users.createUser({ email: `admin-${engine}@example.com`, password: 'correct horse battery 9', role: 'admin', name: 'Ada Admin' });
-    adminId = admin.id;
+    ({ client: admin, userId: adminId } = await signedInClient(app, 'admin'));
   });
   afterAll(async () => {
     await app.destroy();
@@ -97,10 +97,13 @@ describe.each(ENGINES)('sends interrupted by a crash (%s)', (engine) => {
   });
 
   it('resends an unknown message once, on request, and an echo or a later status from Meta moves an unknown one on', async () => {
-    const { reply } = await interruptedReply('whatsapp', `Resend me (${engine})`);
+    const { reply, conversationId } = await interruptedReply('whatsapp', `Resend me (${engine})`);
     await runJobs();
     expect((await message(reply.id)).status).toBe('unknown');
-    await app.services.messaging.retryMessage(reply.id, { kind: 'system' });
+    // The Resend button: the thread's retry route queues it again.
+    const resent = await admin.post(`/api/v1/conversations/${conversationId}/messages/${reply.id}/retry`, {});
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({ id: reply.id, status: 'queued', errorCode: null });
     await runJobs();
     expect(sendsOf(`Resend me (${engine})`)).toHaveLength(1);
     expect(await message(reply.id)).toMatchObject({ status: 'sent', errorCode: null, errorMessage: null, sendStartedAt: null });
