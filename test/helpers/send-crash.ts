@@ -40,6 +40,8 @@ export interface SendCrashOptions {
   spawnServer?: (env: Record<string, string>) => ChildProcess;
   /** PostgreSQL: the database URL to create a schema in (default TEST_DATABASE_URL). */
   postgresUrl?: string;
+  /** PGlite: start from the tests' migrated snapshot (default) or migrate a new directory (the bench). */
+  fromSnapshot?: boolean;
   log?: (line: string) => void;
 }
 
@@ -178,14 +180,16 @@ export interface SeededShop {
  * and Instagram channels and its AI agent trained on STORE_FAQ — seeded through the app's own
  * services in this process, then closed for the server process to open.
  */
-export async function seedShop(engine: Engine, postgresUrl = TEST_DATABASE_URL): Promise<SeededShop> {
+export async function seedShop(engine: Engine, postgresUrl = TEST_DATABASE_URL, fromSnapshot = true): Promise<SeededShop> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-crash-'));
   const config = testConfig();
   let database: Database;
   let env: Record<string, string>;
   let schema: string | undefined;
   if (engine === 'pglite') {
-    database = await openDatabase({ pglite: new PGlite(path.join(dataDir, 'pglite'), { loadDataDir: new Blob([fs.readFileSync(SNAPSHOT_FILE)]) }) });
+    const dir = path.join(dataDir, 'pglite');
+    database = await openDatabase({ pglite: fromSnapshot ? new PGlite(dir, { loadDataDir: new Blob([fs.readFileSync(SNAPSHOT_FILE)]) }) : new PGlite(dir) });
+    if (!fromSnapshot) await migrateToLatest(database.db);
     env = { DATA_DIR: dataDir };
   } else {
     if (!postgresUrl) throw new Error('No PostgreSQL URL');
@@ -228,17 +232,16 @@ export async function seedShop(engine: Engine, postgresUrl = TEST_DATABASE_URL):
   };
 }
 
-interface Delivery {
+export interface Delivery {
   kind: MetaKind;
   customer: string;
   body: string;
   signature: string;
 }
 
-function deliveries(shop: SeededShop, n: number, run: string): Delivery[] {
-  const kinds: MetaKind[] = ['whatsapp', 'messenger', 'instagram'];
+export function deliveries(shop: SeededShop, n: number, run: string, kinds: readonly MetaKind[] = ['whatsapp', 'messenger', 'instagram']): Delivery[] {
   return Array.from({ length: n }, (_, i) => {
-    const kind = kinds[i % 3]!;
+    const kind = kinds[i % kinds.length]!;
     const { externalId, appSecret } = shop.channels[kind];
     const text = QUESTIONS[i % QUESTIONS.length]!;
     const now = Date.now();
@@ -260,7 +263,7 @@ function deliveries(shop: SeededShop, n: number, run: string): Delivery[] {
 }
 
 /** Posts a delivery until it is acknowledged with 200, as Meta retries. */
-async function deliver(url: string, d: Delivery, deadline: number): Promise<void> {
+export async function deliver(url: string, d: Delivery, deadline: number): Promise<void> {
   for (;;) {
     try {
       const response = await fetch(`${url}/webhooks/${d.kind}`, {
@@ -279,12 +282,12 @@ async function deliver(url: string, d: Delivery, deadline: number): Promise<void
   }
 }
 
-interface RunningServer {
+export interface RunningServer {
   child: ChildProcess;
   output: () => string;
 }
 
-async function startServer(spawnServer: (env: Record<string, string>) => ChildProcess, env: Record<string, string>, url: string): Promise<RunningServer> {
+export async function startServer(spawnServer: (env: Record<string, string>) => ChildProcess, env: Record<string, string>, url: string): Promise<RunningServer> {
   const child = spawnServer(env);
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output += c.toString()));
@@ -293,25 +296,30 @@ async function startServer(spawnServer: (env: Record<string, string>) => ChildPr
   return { child, output: () => output };
 }
 
+/** The environment a server process of `shop` runs with, on `port`, sending to `graphUrl`. */
+export function serverEnv(shop: SeededShop, port: number, graphUrl: string): Record<string, string> {
+  return {
+    ...shop.env,
+    NODE_ENV: 'production',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    GRAPH_API_BASE_URL: graphUrl,
+    WEB_DIST_DIR: path.join(shop.env.DATA_DIR!, 'no-web-build'),
+    LOG_LEVEL: 'warn',
+  };
+}
+
 export async function runSendCrash(options: SendCrashOptions): Promise<SendCrashResult> {
   const log = options.log ?? (() => undefined);
   const n = options.messages ?? 120;
   const killAt = options.killAtSend ?? Math.max(1, Math.floor(n / 3));
   const spawnServer = options.spawnServer ?? spawnFromSource;
   const graph = await startRecordingGraph(options.answerDelayMs ?? 20);
-  const shop = await seedShop(options.engine, options.postgresUrl);
+  const shop = await seedShop(options.engine, options.postgresUrl, options.fromSnapshot ?? true);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env: Record<string, string> = {
-    ...shop.env,
-    NODE_ENV: 'production',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    PUBLIC_URL: url,
-    GRAPH_API_BASE_URL: graph.url,
-    WEB_DIST_DIR: path.join(shop.env.DATA_DIR!, 'no-web-build'),
-    LOG_LEVEL: 'warn',
-  };
+  const env = serverEnv(shop, port, graph.url);
   const children: ChildProcess[] = [];
   try {
     let server = await startServer(spawnServer, env, url);
