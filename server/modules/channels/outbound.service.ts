@@ -9,8 +9,8 @@
  * the outcome unknown. A job that runs again and finds such an attempt does not repeat it on a
  * channel that cannot deduplicate (WhatsApp, Messenger, Instagram): the message is marked
  * `unknown` and the team is notified, to check and resend. The API channel carries an idempotency
- * key (`X-Parley-Idempotency-Key: <message id>`) and website chat only publishes what is stored,
- * so those are sent again.
+ * key (`X-Parley-Idempotency-Key: <message id>`) and website chat's send calls nothing (the reply
+ * reached the visitor through the event its creation published), so those are sent again.
  */
 import type { Logger } from 'pino';
 import { contactLabel } from '../../../common/messaging/contact-label';
@@ -24,7 +24,7 @@ import type { ChannelsRepository } from './channels.repository';
 
 /**
  * Channels whose sends may be repeated after a crash: the API channel's receiver deduplicates on
- * the idempotency key, and website chat's "send" only publishes the stored message.
+ * the idempotency key, and website chat's "send" calls nothing (the widget shows a message once, by id).
  */
 export const RESENDABLE_KINDS: readonly ChannelKind[] = ['api', 'webchat'];
 
