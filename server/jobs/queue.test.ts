@@ -292,8 +292,10 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
     const id = await q.enqueue(def, { n: 1 });
     await q.start();
     await eventually(() => running, 'the job runs');
-    await sql`update jobs set locked_until = now() + interval '1 second', updated_at = now() where id = ${id}`.execute(database.db);
+    await sql`update jobs set locked_until = now() + interval '10 seconds', updated_at = now() where id = ${id}`.execute(database.db);
     await eventually(async () => (await leaseOf(id!)) > MAX_LEASE_MS - 5_000, 'the lease is renewed');
+    // Renewed by the heartbeat, not taken over by a new claim.
+    expect(await rowOf(id)).toMatchObject({ status: 'running', attempts: 1 });
     release();
     await q.waitForIdle();
   });
