@@ -210,7 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
   const notifications = new NotificationsService({ db, events });
 
-  const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound });
+  const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
   const channelDeliveries = new ChannelDeliveriesRepository(db);
   const adapters = new Map<ChannelKind, ChannelAdapter>([
     ['webchat', webchatAdapter],

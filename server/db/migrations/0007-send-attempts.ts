@@ -23,7 +23,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     // The send job, right before it calls the platform (OutboundService.deliver): one round trip.
     // p: {messageId, attempt, resendKinds: channel kinds whose sends may be repeated (the receiver
     // deduplicates), load: also return the message, channel and recipient (a job claimed from the
-    // table has no hint)}. Returns {state}:
+    // table has no hint), asyncCommit: commit without waiting for the WAL flush (PostgreSQL server
+    // only — on PGlite the database dies with the process)}. Returns {state}:
     //   'send'    — the attempt is recorded (send_started_at, attempts): go ahead;
     //   'settled' — the message is no longer queued (sent, failed, resent…): nothing to do;
     //   'unknown' — an earlier attempt started and recorded no result, on a channel that cannot
@@ -46,6 +47,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       end if;
       if v.send_started_at is not null and not coalesce((p->'resendKinds') ? v.kind, false) then
         return jsonb_build_object('state', 'unknown', 'startedAt', v.send_started_at);
+      end if;
+      -- On a PostgreSQL server (p.asyncCommit) the record need not wait for its WAL flush: a crash
+      -- of Parley cannot lose it (the server has it), and the result's commit flushes it anyway.
+      if coalesce((p->>'asyncCommit')::boolean, false) then
+        perform set_config('synchronous_commit', 'off', true);
       end if;
       update messages set send_started_at = statement_timestamp(), attempts = (p->>'attempt')::integer where id = v.id;
       if not coalesce((p->>'load')::boolean, false) then

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conversations';
 import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
-import { type Db, PREPARED } from '../../db/database';
+import { type Db, type Engine, PREPARED } from '../../db/database';
 import { HOT_PATH_ERRORS } from '../../db/migrations/0005-hot-paths';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
@@ -80,6 +80,12 @@ export const keywordAnnotation: AnnotateInbound = (text) => ({ priority: deriveP
 
 export interface MessagingServiceDeps {
   db: Db;
+  /**
+   * `postgres`: a send attempt's record (`beginSend`) commits without waiting for its WAL flush —
+   * PostgreSQL keeps it whatever happens to Parley, and it saves a disk flush on the reply path.
+   * Not on PGlite, whose database dies with the process.
+   */
+  engine?: Engine;
   events: EventBus;
   queue: JobQueue;
   clock: Clock;
@@ -553,7 +559,7 @@ export class MessagingService {
    * receiver deduplicates, where an interrupted send may simply go again.
    */
   async beginSend(messageId: string, attempt: number, options: { load: boolean; resendKinds: readonly ChannelKind[] }): Promise<BeginSend> {
-    const payload = { messageId, attempt, load: options.load, resendKinds: options.resendKinds };
+    const payload = { messageId, attempt, load: options.load, resendKinds: options.resendKinds, asyncCommit: this.deps.engine === 'postgres' };
     type Row =
       | { state: 'send'; resent: boolean; message?: unknown; channel?: unknown; recipient?: string }
       | { state: 'settled' | 'unknown' | 'missing' };
