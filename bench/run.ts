@@ -18,6 +18,7 @@ import path from 'node:path';
 import { agentEngine } from './agent-engine';
 import { bundle } from './bundle';
 import { coldStart } from './cold-start';
+import { crash } from './crash';
 import { jobs } from './jobs';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { waitForQuiet, watchCpu } from './lib/machine';
@@ -29,7 +30,7 @@ import { prepareTree, type BuiltTree } from './lib/tree';
 import { signIn } from './sign-in';
 import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, outbound, agentEngine];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, outbound, agentEngine, crash];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');

@@ -220,7 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
   const notifications = new NotificationsService({ db, events });
 
-  const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound });
+  const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
   const channelDeliveries = new ChannelDeliveriesRepository(db);
   // Every request to a URL a user entered (API channel callbacks, LLM base URLs) goes through it.
   const outboundHttp = createGuardedHttp({ allowlist: config.outboundAllowlist, timeoutMs: Math.max(30_000, config.llmTimeoutMs) });
@@ -230,7 +230,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   ]);
   const metaAdapters = [createWhatsAppAdapter(config.graphApi), createMessengerAdapter(config.graphApi), createInstagramAdapter(config.graphApi)];
   for (const adapter of metaAdapters) adapters.set(adapter.kind, adapter);
-  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, logger });
+  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, notifications, logger });
   const visitorTokens = new VisitorTokens(secret);
   const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });

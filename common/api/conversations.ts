@@ -11,7 +11,7 @@
  *   GET   /api/v1/conversations/:id/messages       findThreadQuery -> threadResponse (oldest first)
  *   POST  /api/v1/conversations/:id/messages       sendMessageInput -> messageView (201, status queued)
  *          409 CONFLICT details.reason "window_closed" outside the 24-hour customer-service window
- *   POST  /api/v1/conversations/:id/messages/:messageId/retry -> messageView (a failed outbound message)
+ *   POST  /api/v1/conversations/:id/messages/:messageId/retry -> messageView (a failed or unconfirmed outbound message: Retry / Resend)
  *   GET   /api/v1/contacts                         findContactsQuery -> findContactsResponse
  *   GET   /api/v1/messages                         findMessagesQuery -> findMessagesResponse (latest 50)
  *   POST  /api/v1/messages/:id/read                -> 204 ("Marked as Read")
@@ -32,7 +32,8 @@ export const priority = z.enum(['low', 'medium', 'high']);
 export type Priority = z.infer<typeof priority>;
 export const senderType = z.enum(['customer', 'ai', 'agent', 'system']);
 export const messageType = z.enum(['text', 'image', 'audio', 'video', 'document', 'location', 'sticker', 'reaction', 'unsupported']);
-export const messageStatus = z.enum(['received', 'queued', 'sent', 'delivered', 'read', 'failed']);
+/** `unknown`: Parley was interrupted while sending; it may not have reached the customer (resend). */
+export const messageStatus = z.enum(['received', 'queued', 'unknown', 'sent', 'delivered', 'read', 'failed']);
 export type MessageStatus = z.infer<typeof messageStatus>;
 
 export const contactView = z.object({

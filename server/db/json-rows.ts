@@ -19,7 +19,7 @@ function rowFromJson<T>(json: unknown, dateKeys: readonly string[]): T {
   return row as T;
 }
 
-const MESSAGE_DATES = ['readAt', 'sentAt', 'deliveredAt', 'seenAt', 'createdAt'] as const satisfies readonly (keyof Message)[];
+const MESSAGE_DATES = ['readAt', 'sentAt', 'deliveredAt', 'seenAt', 'sendStartedAt', 'createdAt'] as const satisfies readonly (keyof Message)[];
 const CHANNEL_DATES = ['createdAt', 'updatedAt'] as const satisfies readonly (keyof Channel)[];
 
 export const messageFromJson = (json: unknown): Message => rowFromJson<Message>(json, MESSAGE_DATES);

@@ -243,7 +243,8 @@ export interface ConversationsTable {
 export type MessageDirection = 'inbound' | 'outbound';
 export type SenderType = 'customer' | 'ai' | 'agent' | 'system';
 export type MessageType = 'text' | 'image' | 'audio' | 'video' | 'document' | 'location' | 'sticker' | 'reaction' | 'unsupported';
-export type MessageStatus = 'received' | 'queued' | 'sent' | 'delivered' | 'read' | 'failed';
+/** `unknown`: a send interrupted between its start and its result (a crash) — not repeated blindly. */
+export type MessageStatus = 'received' | 'queued' | 'unknown' | 'sent' | 'delivered' | 'read' | 'failed';
 export interface MessageMedia {
   /** The platform's media id (WhatsApp) or URL (Messenger/Instagram attachments). */
   id?: string;
@@ -282,6 +283,8 @@ export interface MessagesTable {
   sentAt: Timestamp | null;
   deliveredAt: Timestamp | null;
   seenAt: Timestamp | null;
+  /** Set right before the platform call, cleared with its result: still set after a crash = outcome unknown. */
+  sendStartedAt: Timestamp | null;
   createdAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -6,7 +7,7 @@ import { z } from 'zod';
 import { createTestDatabase, ENGINES, secondInstance, type TestDatabase } from '../../test/helpers/database';
 import type { Database } from '../db/database';
 import { defineJob, type JobDefinition, PermanentJobError, RetryLaterError } from './define-job';
-import { backoffDelay, JobQueue, type JobQueueOptions } from './queue';
+import { backoffDelay, JobQueue, type JobQueueOptions, leaseMsFor, MAX_LEASE_MS } from './queue';
 
 const logger = pino({ level: 'silent' });
 const payload = z.object({ n: z.number().int() });
@@ -202,6 +203,129 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
     await q.waitForIdle();
     expect(runs).toBe(0);
     expect(await rowOf(rows[0]!.id)).toMatchObject({ status: 'failed' });
+  });
+
+  /** How far a job's lease reaches past the statement that set it, in ms. */
+  const leaseOf = async (id: number) =>
+    Number(
+      (
+        await sql<{ ms: number }>`select extract(epoch from (locked_until - updated_at)) * 1000 as ms from jobs where id = ${id}`.execute(database.db)
+      ).rows[0]?.ms,
+    );
+
+  it('leases each claimed job by its own type, not by the longest timeout of any registered type', async () => {
+    const short = job({ timeoutMs: 2_000 });
+    const send = job({ timeoutMs: 30_000 });
+    const training = job({ timeoutMs: 5 * 60_000 });
+    const q = queue({ concurrency: 3, heartbeatMs: 60_000 });
+    const started = new Set<string>();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    for (const def of [short, send, training]) {
+      q.register(def, async () => {
+        started.add(def.name);
+        await held;
+      });
+    }
+    const ids = [await q.enqueue(short, { n: 1 }), await q.enqueue(send, { n: 2 }), await q.enqueue(training, { n: 3 })];
+    await q.start();
+    await eventually(() => started.size === 3, 'all three run');
+    expect(await Promise.all(ids.map((id) => leaseOf(id!)))).toEqual([leaseMsFor(short), leaseMsFor(send), leaseMsFor(training)]);
+    expect(leaseMsFor(short)).toBeLessThan(leaseMsFor(send));
+    // The training's lease is not its 5-minute timeout: the heartbeat keeps it while it runs.
+    expect(leaseMsFor(training)).toBe(MAX_LEASE_MS);
+    release();
+    await q.waitForIdle();
+  });
+
+  it('the heartbeat renews the lease of every job running here, in one statement, and of no other', async () => {
+    const def = job({ timeoutMs: 10 * 60_000 });
+    const q = queue({ concurrency: 2, heartbeatMs: 60_000, workerId: 'beating' });
+    let running = 0;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    q.register(def, async () => {
+      running += 1;
+      await held;
+    });
+    const a = await q.enqueue(def, { n: 1 });
+    const b = await q.enqueue(def, { n: 2 });
+    // Another worker's running job is not this queue's to renew.
+    const elsewhere = `${hostname()}:${process.pid}:elsewhere`;
+    const { rows } = await sql<{ id: number }>`
+      insert into jobs (name, payload, status, attempts, max_attempts, locked_by, locked_until)
+      values (${def.name}, '{"n": 3}', 'running', 1, 3, ${elsewhere}, now() + interval '1 hour')
+      returning id`.execute(database.db);
+    const foreign = rows[0]!.id;
+    const foreignLease = (await rowOf(foreign)).lockedUntil;
+    await q.start();
+    await eventually(() => running === 2, 'both run');
+    // Their leases nearly ran out (a long job, or a clock moved on)…
+    await sql`update jobs set locked_until = now() + interval '1 second' where id = any(${[a, b]}::bigint[])`.execute(database.db);
+    expect(await q.heartbeat()).toBe(2);
+    // …and reach a full lease from now again, the other worker's untouched.
+    for (const id of [a!, b!]) expect(await leaseOf(id)).toBeGreaterThan(MAX_LEASE_MS - 5_000);
+    const other = await rowOf(foreign);
+    expect(other.lockedBy).toBe(elsewhere);
+    expect(other.lockedUntil).toEqual(foreignLease);
+    release();
+    await eventually(async () => (await rowOf(a)).status === 'completed' && (await rowOf(b)).status === 'completed', 'both complete');
+    await sql`delete from jobs where id = ${foreign}`.execute(database.db);
+  });
+
+  it('the heartbeat runs on its own while a long job runs', async () => {
+    const def = job({ timeoutMs: 10 * 60_000 });
+    const q = queue({ heartbeatMs: 20 });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let running = false;
+    q.register(def, async () => {
+      running = true;
+      await held;
+    });
+    const id = await q.enqueue(def, { n: 1 });
+    await q.start();
+    await eventually(() => running, 'the job runs');
+    await sql`update jobs set locked_until = now() + interval '10 seconds', updated_at = now() where id = ${id}`.execute(database.db);
+    await eventually(async () => (await leaseOf(id!)) > MAX_LEASE_MS - 5_000, 'the lease is renewed');
+    // Renewed by the heartbeat, not taken over by a new claim.
+    expect(await rowOf(id)).toMatchObject({ status: 'running', attempts: 1 });
+    release();
+    await q.waitForIdle();
+  });
+
+  it('a dead worker’s job is claimed again once its own lease passes, not before', async () => {
+    const def = job({ timeoutMs: 30_000 });
+    // A worker that stopped beating (on PostgreSQL, a process on another host; start-up recovery
+    // takes back at once only the jobs of processes it can see are gone).
+    const worker = `${hostname()}:${process.pid}:stalled`;
+    const { rows } = await sql<{ id: number }>`
+      insert into jobs (name, payload, status, attempts, max_attempts, locked_by, locked_until)
+      values (${def.name}, '{"n": 7}', 'running', 1, 3, ${worker}, now() + interval '20 seconds')
+      returning id`.execute(database.db);
+    const id = rows[0]!.id;
+    const q = queue({ workerId: 'survivor' });
+    const runs: number[] = [];
+    q.register(def, async ({ n }) => {
+      runs.push(n);
+    });
+    await q.start();
+    // Still leased: several polls go by and nobody takes it.
+    const polled = Date.now();
+    await eventually(() => Date.now() - polled > 300, 'a few polls');
+    expect(runs).toEqual([]);
+    expect(await rowOf(id)).toMatchObject({ status: 'running', lockedBy: worker });
+    // Its lease passes (the dead worker stopped beating): the survivor takes it.
+    await sql`update jobs set locked_until = now() - interval '1 millisecond' where id = ${id}`.execute(database.db);
+    await q.waitForIdle();
+    expect(runs).toEqual([7]);
+    expect(await rowOf(id)).toMatchObject({ status: 'completed', attempts: 2 });
   });
 
   it('several workers under load run every job exactly once', async () => {

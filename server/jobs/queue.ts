@@ -5,8 +5,11 @@
  *   work that asked for it committed, and the NOTIFY is delivered only on commit.
  * - Workers claim with `FOR UPDATE SKIP LOCKED`, so any number of workers in any number of
  *   processes share the table without taking the same job.
- * - A claimed job holds a lease (`locked_until`); if its process dies, the job becomes claimable
- *   again when the lease ends, so work survives crashes and restarts.
+ * - A claimed job holds a lease (`locked_until`) of its own type's length (`leaseMsFor`: its timeout
+ *   plus a little, at most `MAX_LEASE_MS`), renewed by a heartbeat — one statement per instance
+ *   for all the jobs it runs — while the handler runs. If its process dies, the job becomes
+ *   claimable again when the lease ends (within `MAX_LEASE_MS`), so work survives crashes and
+ *   restarts without waiting for the longest job type's timeout.
  * - LISTEN/NOTIFY wakes an idle worker within milliseconds of a commit; a slow poll covers missed
  *   notifications and delayed retries.
  *
@@ -57,6 +60,8 @@ export interface JobQueueOptions {
    */
   listen?: boolean;
   workerId?: string;
+  /** How often the leases of the jobs running here are renewed (default `HEARTBEAT_MS`). */
+  heartbeatMs?: number;
 }
 
 interface Registered {
@@ -91,7 +96,15 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 const DEFAULT_BACKOFF_MS = 1_000;
 const DEFAULT_MAX_BACKOFF_MS = 10 * 60_000;
 const DEFAULT_TIMEOUT_MS = 60_000;
-const LEASE_GRACE_MS = 30_000;
+/** A lease outlasts its job's timeout by this much (the handler is aborted at the timeout). */
+const LEASE_GRACE_MS = 5_000;
+/**
+ * No lease is longer: a job of a dead instance is claimed again at most this long after its last
+ * heartbeat. Jobs that may run longer (training) keep theirs by the heartbeat.
+ */
+export const MAX_LEASE_MS = 30_000;
+/** Leases of running jobs are renewed this often: two beats may be missed before one lapses. */
+export const HEARTBEAT_MS = 10_000;
 const CLEANUP_EVERY_MS = 10 * 60_000;
 /** While paused (JobQueueOptions.pause), one job still starts after this long without any. */
 export const MAX_PAUSE_MS = 2_000;
@@ -111,6 +124,12 @@ export class JobQueue {
   readonly #workerId: string;
   readonly #jobs = new Map<string, Registered>();
   readonly #running = new Set<Promise<void>>();
+  /** Id → name of the jobs whose handlers run here now (the heartbeat renews their leases). */
+  readonly #runningJobs = new Map<number, string>();
+  readonly #heartbeatMs: number;
+  #heartbeatTimer: NodeJS.Timeout | undefined;
+  /** `#leasesJson()`, computed once the jobs are registered. */
+  #leases: string | undefined;
   #started = false;
   #stopping = false;
   #claiming = false;
@@ -144,6 +163,7 @@ export class JobQueue {
     this.#lastStart = performance.now();
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.#listen = options.listen ?? true;
+    this.#heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
     this.#workerId = options.workerId ?? `${hostname()}:${process.pid}:${Math.random().toString(36).slice(2, 8)}`;
   }
 
@@ -154,6 +174,7 @@ export class JobQueue {
   register<J extends JobDefinition>(definition: J, handler: JobHandler<J>): void {
     if (this.#jobs.has(definition.name)) throw new Error(`Job ${definition.name} is already registered`);
     this.#jobs.set(definition.name, { definition, handler: handler });
+    this.#leases = undefined;
   }
 
   /** Adds a job. Returns its id, or null when a singleton with the same key is already pending. */
@@ -216,7 +237,12 @@ export class JobQueue {
   }
 
   #leaseMs(definition: JobDefinition): number {
-    return (definition.timeoutMs ?? DEFAULT_TIMEOUT_MS) + LEASE_GRACE_MS;
+    return leaseMsFor(definition);
+  }
+
+  /** Registered job name → its lease in ms, as JSON for the claim and heartbeat statements. */
+  #leasesJson(): string {
+    return (this.#leases ??= JSON.stringify(Object.fromEntries([...this.#jobs].map(([name, { definition }]) => [name, this.#leaseMs(definition)]))));
   }
 
   /**
@@ -278,7 +304,32 @@ export class JobQueue {
     await this.recoverOrphans().catch((error: unknown) => this.#logger.warn({ err: error }, 'recovering orphaned jobs failed'));
     if (this.#listen) this.#unlisten = await this.#database.listen(this.channel, (payload) => this.#onNotify(payload));
     this.#schedulePoll();
+    this.#scheduleHeartbeat();
     this.#wake();
+  }
+
+  #scheduleHeartbeat(): void {
+    this.#heartbeatTimer = setTimeout(() => {
+      this.heartbeat()
+        .catch((error: unknown) => this.#logger.warn({ err: error }, 'renewing job leases failed'))
+        .finally(() => {
+          if (this.#started && !this.#stopping) this.#scheduleHeartbeat();
+        });
+    }, this.#heartbeatMs);
+  }
+
+  /**
+   * Renews the lease of every job running here, each by its own type's lease, in one statement.
+   * Returns how many were renewed (a job another worker took over meanwhile is not).
+   */
+  async heartbeat(): Promise<number> {
+    if (this.#runningJobs.size === 0) return 0;
+    const result = await sql`
+      update jobs set locked_until = statement_timestamp() + (${this.#leasesJson()}::jsonb ->> name)::bigint * interval '1 millisecond'
+      where id = any(${[...this.#runningJobs.keys()]}::bigint[]) and locked_by = ${this.#workerId} and status = 'running'`.execute(
+      this.#database.db,
+    );
+    return Number(result.numAffectedRows ?? 0);
   }
 
   /**
@@ -312,6 +363,7 @@ export class JobQueue {
     if (!this.#started) return;
     this.#stopping = true;
     clearTimeout(this.#pollTimer);
+    clearTimeout(this.#heartbeatTimer);
     for (const t of this.#wakeTimers) clearTimeout(t);
     this.#wakeTimers.clear();
     clearTimeout(this.#pauseTimer);
@@ -427,14 +479,13 @@ export class JobQueue {
 
   async #claim(limit: number): Promise<ClaimedRow[]> {
     const names = [...this.#jobs.keys()];
-    const leaseMs =
-      Math.max(...[...this.#jobs.values()].map((j) => j.definition.timeoutMs ?? DEFAULT_TIMEOUT_MS)) + LEASE_GRACE_MS;
+    // Each job is leased by its own type (a send for 30 s, not for the longest type's timeout).
     const { rows } = await sql<ClaimedRow>`
       update jobs set
         status = 'running',
         attempts = attempts + 1,
         locked_by = ${this.#workerId},
-        locked_until = statement_timestamp() + ${leaseMs} * interval '1 millisecond',
+        locked_until = statement_timestamp() + (${this.#leasesJson()}::jsonb ->> name)::bigint * interval '1 millisecond',
         updated_at = statement_timestamp()
       where id in (
         select id from jobs
@@ -451,6 +502,7 @@ export class JobQueue {
 
   #run(row: ClaimedRow, hint?: unknown): void {
     this.#lastStart = performance.now();
+    this.#runningJobs.set(row.id, row.name);
     const task = this.#execute(row, hint)
       .catch((error: unknown) => {
         // The outcome could not be recorded (the database is unreachable, say). The lease runs out
@@ -458,6 +510,7 @@ export class JobQueue {
         this.#logger.error({ err: error, job: row.name, jobId: row.id }, 'recording the outcome of a job failed');
       })
       .finally(() => {
+        this.#runningJobs.delete(row.id);
         this.#running.delete(task);
         if (this.#mayHaveWork) this.#wake();
       });
@@ -558,6 +611,11 @@ export class JobQueue {
       .execute(this.#database.db)
       .catch((error: unknown) => this.#logger.warn({ err: error }, 'job cleanup failed'));
   }
+}
+
+/** A job type's lease: its timeout and a grace period, at most `MAX_LEASE_MS` (the heartbeat renews it). */
+export function leaseMsFor(definition: JobDefinition): number {
+  return Math.min((definition.timeoutMs ?? DEFAULT_TIMEOUT_MS) + LEASE_GRACE_MS, MAX_LEASE_MS);
 }
 
 function processAlive(pid: number): boolean {

@@ -4,6 +4,7 @@ import * as messaging from './0002-messaging';
 import * as presence from './0003-presence';
 import * as agents from './0004-agents';
 import * as hotPaths from './0005-hot-paths';
+import * as sendAttempts from './0007-send-attempts';
 import * as inbox from './0009-inbox';
 
 /** Every migration, in order. Names never change once released. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003-presence': presence,
   '0004-agents': agents,
   '0005-hot-paths': hotPaths,
+  '0007-send-attempts': sendAttempts,
   '0009-inbox': inbox,
 };

@@ -335,7 +335,7 @@ export class ConversationsService {
     return this.#messageView(scope, message.id);
   }
 
-  /** Queues a failed outbound message again. */
+  /** Queues a failed or unconfirmed (`unknown`) outbound message again (Retry / Resend). */
   async retryMessage(user: SessionUser, conversationId: string, messageId: string): Promise<MessageView> {
     const scope = scopeFor(user);
     await this.#visibleConversation(scope, conversationId);

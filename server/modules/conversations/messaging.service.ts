@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conversations';
 import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
-import { type Db, PREPARED } from '../../db/database';
+import { type Db, type Engine, PREPARED } from '../../db/database';
 import { HOT_PATH_ERRORS } from '../../db/migrations/0005-hot-paths';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
@@ -37,7 +37,9 @@ const PREVIEW_LENGTH = 200;
 const ECHO_MATCH_WINDOW_MS = 10 * 60_000;
 
 /** Order of delivery statuses; a status only moves forward. */
-const STATUS_RANK = sql<number>`case status when 'queued' then 0 when 'sent' then 10 when 'failed' then 15 when 'delivered' then 20 when 'read' then 30 else -1 end`;
+// `unknown` (a send interrupted by a crash) sits between queued and sent: any sign from the platform
+// that the message went out (an echo, sent, delivered, read) still moves it on.
+const STATUS_RANK = sql<number>`case status when 'queued' then 0 when 'unknown' then 5 when 'sent' then 10 when 'failed' then 15 when 'delivered' then 20 when 'read' then 30 else -1 end`;
 const RANK: Record<DeliveryStatus, number> = { sent: 10, failed: 15, delivered: 20, read: 30 };
 
 export interface InboundMessageInput {
@@ -85,6 +87,12 @@ export const keywordAnnotation: AnnotateInbound = (text) => ({ priority: deriveP
 
 export interface MessagingServiceDeps {
   db: Db;
+  /**
+   * `postgres`: a send attempt's record (`beginSend`) commits without waiting for its WAL flush —
+   * PostgreSQL keeps it whatever happens to Parley, and it saves a disk flush on the reply path.
+   * Not on PGlite, whose database dies with the process.
+   */
+  engine?: Engine;
   events: EventBus;
   queue: JobQueue;
   clock: Clock;
@@ -114,6 +122,29 @@ export interface SendJobHint {
   channel: Channel;
   /** The contact's id on the channel. */
   recipient: string;
+}
+
+/** What a person reads on a send whose outcome is unknown (MessagingService.markOutcomeUnknown). */
+export const OUTCOME_UNKNOWN_REASON =
+  'Parley was interrupted while sending this message, so it may or may not have reached the customer. Resend it if they did not get it.';
+
+/** `parley_begin_send`'s answer (MessagingService.beginSend). */
+export type BeginSend =
+  | { state: 'send'; resent: boolean; found?: SendJobHint }
+  | { state: 'settled' }
+  | { state: 'unknown' }
+  | { state: 'missing' };
+
+/** A send marked unknown: what the team's notification names. */
+export interface UnknownOutcome {
+  messageId: string;
+  conversationId: string;
+  clientId: string;
+  content: string;
+  kind: ChannelKind;
+  contactName: string | null;
+  contactExternalId: string;
+  companyName: string;
 }
 
 /** `parley_send_message`'s errors as the API states them. */
@@ -260,6 +291,22 @@ export class MessagingService {
           .where('id', '=', match.id)
           .where('externalMessageId', 'is', null)
           .execute();
+        // A send whose outcome was unknown (interrupted by a crash) did go out: the echo says so.
+        const confirmed = await trx
+          .updateTable('messages')
+          .set({ status: 'sent', sentAt: now, sendStartedAt: null, errorCode: null, errorMessage: null })
+          .where('id', '=', match.id)
+          .where('status', '=', 'unknown')
+          .returning(['id', 'conversationId', 'clientId', 'status'])
+          .executeTakeFirst();
+        if (confirmed) {
+          await this.deps.events.publish(
+            trx,
+            'message.updated',
+            { messageId: confirmed.id, conversationId: confirmed.conversationId, clientId: confirmed.clientId, status: confirmed.status },
+            { kind: 'system' },
+          );
+        }
         return { created: false, matched: true, messageId: match.id, conversationId };
       }
 
@@ -360,7 +407,8 @@ export class MessagingService {
         .set(this.#statusChanges(status))
         .where('channelId', '=', channel.id)
         .where('direction', '=', 'outbound')
-        .where('status', '<>', 'queued')
+        // A watermark is no proof that a send interrupted by a crash went out (only its echo is).
+        .where('status', 'not in', ['queued', 'unknown'])
         .where('createdAt', '<=', watermark)
         .where(STATUS_RANK, '<', RANK[status])
         .where('conversationId', 'in', (eb) =>
@@ -526,18 +574,18 @@ export class MessagingService {
     });
   }
 
-  /** A failed outbound message queued again (a person pressed Retry). */
+  /** A failed or unconfirmed (`unknown`) outbound message queued again (a person pressed Retry / Resend). */
   async retryMessage(messageId: string, performedBy: PerformedBy): Promise<Message> {
     return this.deps.db.transaction().execute(async (trx) => {
       const message = await trx
         .updateTable('messages')
-        .set({ status: 'queued', errorCode: null, errorMessage: null })
+        .set({ status: 'queued', errorCode: null, errorMessage: null, sendStartedAt: null })
         .where('id', '=', messageId)
         .where('direction', '=', 'outbound')
-        .where('status', '=', 'failed')
+        .where('status', 'in', ['failed', 'unknown'])
         .returningAll()
         .executeTakeFirst();
-      if (!message) throw new AppError('CONFLICT', 'Only a failed message can be retried', { details: { reason: 'not_failed' } });
+      if (!message) throw new AppError('CONFLICT', 'Only a failed or unconfirmed message can be sent again', { details: { reason: 'not_failed' } });
       await this.deps.queue.enqueue(sendMessageJob, { messageId }, { db: trx });
       await this.deps.events.publish(
         trx,
@@ -547,6 +595,68 @@ export class MessagingService {
       );
       return message;
     });
+  }
+
+  /**
+   * The send job, right before it calls the platform: records the attempt durably
+   * (`send_started_at`) in one round trip (`parley_begin_send`), so a crash between the call and
+   * its result is recognised when the job runs again. `load`: also return the message, its
+   * channel and recipient (a job claimed from the table has no hint). `resendKinds`: channels whose
+   * receiver deduplicates, where an interrupted send may simply go again.
+   */
+  async beginSend(messageId: string, attempt: number, options: { load: boolean; resendKinds: readonly ChannelKind[] }): Promise<BeginSend> {
+    const payload = { messageId, attempt, load: options.load, resendKinds: options.resendKinds, asyncCommit: this.deps.engine === 'postgres' };
+    type Row =
+      | { state: 'send'; resent: boolean; message?: unknown; channel?: unknown; recipient?: string }
+      | { state: 'settled' | 'unknown' | 'missing' };
+    const { rows } = await sql<{ result: Row }>`${sql.raw(PREPARED)}select parley_begin_send(${JSON.stringify(payload)}::jsonb) as result`.execute(this.deps.db);
+    const result = rows[0]?.result;
+    if (!result) throw new Error('parley_begin_send returned nothing');
+    if (result.state !== 'send') return { state: result.state };
+    if (result.message === undefined || result.channel === undefined || result.recipient === undefined) return { state: 'send', resent: result.resent };
+    return {
+      state: 'send',
+      resent: result.resent,
+      found: { message: messageFromJson(result.message), channel: channelFromJson(result.channel), recipient: result.recipient },
+    };
+  }
+
+  /**
+   * A send interrupted between its start and its result (`beginSend` said `unknown`): the message
+   * becomes `unknown` for a person to check and resend, with its event, and the job is done — in
+   * `db` (a transaction the caller also notifies the team in). Null when it is no longer such a
+   * send (resent or settled meanwhile).
+   */
+  async markOutcomeUnknown(messageId: string, db: Db, completeJob?: JobCompletion): Promise<UnknownOutcome | null> {
+    const row = await db
+      .updateTable('messages')
+      .set({ status: 'unknown', errorCode: 'outcome_unknown', errorMessage: OUTCOME_UNKNOWN_REASON, sendStartedAt: null })
+      .where('id', '=', messageId)
+      .where('status', '=', 'queued')
+      .where('sendStartedAt', 'is not', null)
+      .returning(['id', 'conversationId', 'clientId', 'channelId', 'content', 'status'])
+      .executeTakeFirst();
+    if (completeJob) await sql`select parley_complete_job(${JSON.stringify(completeJob)}::jsonb)`.execute(db);
+    if (!row) return null;
+    await this.deps.events.publish(db, 'message.updated', { messageId: row.id, conversationId: row.conversationId, clientId: row.clientId, status: row.status }, { kind: 'system' });
+    const about = await db
+      .selectFrom('conversations')
+      .innerJoin('contacts', 'contacts.id', 'conversations.contactId')
+      .innerJoin('channels', 'channels.id', 'conversations.channelId')
+      .innerJoin('clients', 'clients.id', 'conversations.clientId')
+      .select(['channels.kind', 'contacts.name', 'contacts.externalId', 'clients.companyName'])
+      .where('conversations.id', '=', row.conversationId)
+      .executeTakeFirstOrThrow();
+    return {
+      messageId: row.id,
+      conversationId: row.conversationId,
+      clientId: row.clientId,
+      content: row.content,
+      kind: about.kind,
+      contactName: about.name,
+      contactExternalId: about.externalId,
+      companyName: about.companyName,
+    };
   }
 
   /** The send job's outcome: sent (with the platform's id), or failed with the reason. */
@@ -576,11 +686,14 @@ export class MessagingService {
     });
   }
 
-  /** A retryable failure: the message stays queued, showing the last error and attempt count. */
+  /**
+   * A retryable failure: the message stays queued, showing the last error and attempt count; the
+   * attempt is over (the platform answered, or never got the request), so the next may send.
+   */
   async recordAttemptError(messageId: string, error: { code: string; message: string }, attempt: number): Promise<void> {
     await this.deps.db
       .updateTable('messages')
-      .set({ errorCode: error.code, errorMessage: error.message, attempts: attempt })
+      .set({ errorCode: error.code, errorMessage: error.message, attempts: attempt, sendStartedAt: null })
       .where('id', '=', messageId)
       .where('status', '=', 'queued')
       .execute();

@@ -44,6 +44,7 @@ export const PRIORITY_LABEL: Record<Priority, string> = { high: 'high', medium: 
 export const DELIVERY_LABEL: Record<MessageStatus, string> = {
   received: 'Received',
   queued: 'Queued',
+  unknown: 'Not confirmed',
   sent: 'Sent',
   delivered: 'Delivered',
   read: 'Read',

@@ -91,6 +91,8 @@ export function createApiAdapter(options: ApiAdapterOptions): ChannelAdapter {
         headers: {
           'content-type': 'application/json',
           'user-agent': userAgent,
+          // The same for every attempt at one message: after a crash a reply may be POSTed again.
+          ...(messageId ? { 'x-parley-idempotency-key': messageId } : {}),
           ...signedHeaders(secret, body, options.clock.now()),
         },
         body,

@@ -1,4 +1,4 @@
-import { AlertCircle, Bot, Check, CheckCheck, Clock, RotateCcw, UserRound } from 'lucide-react';
+import { AlertCircle, Bot, Check, CheckCheck, CircleHelp, Clock, RotateCcw, UserRound } from 'lucide-react';
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { toast } from 'sonner';
 import type { MessageView } from '@common/api/conversations';
@@ -12,14 +12,18 @@ import { useRetryMessage } from '../api/retry-message';
 import type { useThread } from '../api/get-thread';
 import { attachmentLabel, messageSide, senderLabel, showsDelivery, threadMessages } from '../lib/thread';
 
-function DeliveryStatus({ message }: { message: MessageView }) {
+export function DeliveryStatus({ message }: { message: MessageView }) {
   const retry = useRetryMessage();
   const label = DELIVERY_LABEL[message.status];
-  if (message.status === 'failed') {
+  // Failed, or unknown: Parley was interrupted while sending and does not repeat it blindly (the
+  // customer may have it already) — a person checks and sends it again with one click.
+  if (message.status === 'failed' || message.status === 'unknown') {
+    const unknown = message.status === 'unknown';
+    const StatusIcon = unknown ? CircleHelp : AlertCircle;
     return (
-      <div className="grid gap-1 text-xs text-destructive" data-testid="delivery-status">
+      <div className={cn('grid gap-1 text-xs', unknown ? 'text-amber-400' : 'text-destructive')} data-testid="delivery-status">
         <span className="flex items-center gap-1">
-          <AlertCircle aria-hidden className="size-3.5" />
+          <StatusIcon aria-hidden className="size-3.5 shrink-0" />
           {label}
           {message.errorMessage ? `: ${message.errorMessage}` : ''}
         </span>
@@ -36,7 +40,7 @@ function DeliveryStatus({ message }: { message: MessageView }) {
           }
         >
           <RotateCcw aria-hidden />
-          Retry
+          {unknown ? 'Resend' : 'Retry'}
         </Button>
       </div>
     );
