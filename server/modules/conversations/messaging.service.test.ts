@@ -65,6 +65,23 @@ describe.each(ENGINES)('messaging core (%s)', (engine) => {
     expect(conversation.firstResponseAt).not.toBeNull();
   });
 
+  it('stores a reply and a summary whose text (from an LLM, say) carries a lone surrogate or U+0000, cleaned rather than failed', async () => {
+    const client = await createTestClient(app);
+    const channel = await createTestChannel(app, { clientId: client.id, kind: 'webchat' });
+    const { conversationId } = await app.services.messaging.recordInbound(channel, text('w-lone', 'hi'));
+    const reply = await app.services.messaging.sendMessage(
+      conversationId,
+      { text: 'Broken \ud800 pair and a \u0000 NUL 👋', senderType: 'agent', senderId: null },
+      { kind: 'system' },
+    );
+    const stored = await app.database.db.selectFrom('messages').selectAll().where('id', '=', reply.id).executeTakeFirstOrThrow();
+    expect(stored.content).toBe('Broken \ufffd pair and a  NUL 👋');
+    await app.services.messaging.setConversationSummary(conversationId, 'Asked \udc00 about', { kind: 'ai' });
+    const conversation = await app.database.db.selectFrom('conversations').selectAll().where('id', '=', conversationId).executeTakeFirstOrThrow();
+    expect(conversation.aiSummary).toBe('Asked \ufffd about');
+    await app.queue.waitForIdle();
+  });
+
   it('refuses free text outside the 24-hour window on Meta channels', async () => {
     const client = await createTestClient(app);
     const channel = await createTestChannel(app, { clientId: client.id, kind: 'instagram' });

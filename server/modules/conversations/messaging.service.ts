@@ -8,6 +8,7 @@ import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conver
 import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
 import { type Db, type Engine, PREPARED } from '../../db/database';
 import { HOT_PATH_ERRORS } from '../../db/migrations/0005-hot-paths';
+import { cleanJson, mightNeedCleaning } from '../../http/json-body';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
 import type { EventBus } from '../../events/event-bus';
@@ -484,7 +485,7 @@ export class MessagingService {
     type Result = { skipped: true } | { skipped?: undefined; message: unknown; claimed: ClaimedRow[]; channel: unknown; recipient: string };
     let result: Result;
     try {
-      const { rows } = await sql<{ result: Result }>`${sql.raw(PREPARED)}select parley_send_message(${JSON.stringify(payload)}::jsonb) as result`.execute(this.deps.db);
+      const { rows } = await sql<{ result: Result }>`${sql.raw(PREPARED)}select parley_send_message(${storableJson(payload)}::jsonb) as result`.execute(this.deps.db);
       if (!rows[0]) throw new Error('parley_send_message returned nothing');
       result = rows[0].result;
     } catch (error) {
@@ -504,7 +505,7 @@ export class MessagingService {
   /** A conversation's new summary (the AI agent's), its event, and optionally the job done: one round trip. */
   async setConversationSummary(conversationId: string, summary: string, performedBy: PerformedBy, completeJob?: JobCompletion): Promise<void> {
     const payload = { conversationId, summary, at: new Date().toISOString(), performedBy, completeJob: completeJob ?? null, ...this.deps.events.publishContext };
-    await sql`${sql.raw(PREPARED)}select parley_set_conversation_summary(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
+    await sql`${sql.raw(PREPARED)}select parley_set_conversation_summary(${storableJson(payload)}::jsonb)`.execute(this.deps.db);
   }
 
   /** A contact's ids, for the profile job. */
@@ -766,4 +767,16 @@ export class MessagingService {
     const existing = await trx.selectFrom('conversations').select('id').where('contactId', '=', contactId).executeTakeFirstOrThrow();
     return { contactId, conversationId: existing.id, conversationCreated: false };
   }
+}
+
+/**
+ * A payload as JSON PostgreSQL accepts. Text written here may come from an LLM or a person, not
+ * only through the HTTP edge that cleans request bodies: a lone surrogate (JSON.stringify writes
+ * it as an escape jsonb refuses) becomes U+FFFD and U+0000 is dropped, so a reply is stored
+ * rather than failed. The check is one regular expression over the text; only then a walk.
+ */
+export function storableJson(payload: object): string {
+  const json = JSON.stringify(payload);
+  if (!mightNeedCleaning(json)) return json;
+  return JSON.stringify(cleanJson(structuredClone(payload), { nul: 'strip', maxDepth: Infinity }).value);
 }
