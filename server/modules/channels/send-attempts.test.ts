@@ -15,6 +15,7 @@ import { ENGINES } from '../../../test/helpers/database';
 import { type FakeGraphApi, startFakeGraphApi } from '../../../test/helpers/fake-graph-api';
 import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
 import { createMetaChannel } from '../../../test/helpers/meta-webhooks';
+import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import type { Channel, ChannelKind } from '../../db/schema';
 import { OUTCOME_UNKNOWN_REASON } from '../conversations/messaging.service';
 
@@ -28,7 +29,7 @@ describe.each(ENGINES)('sends interrupted by a crash (%s)', (engine) => {
   beforeAll(async () => {
     graph = await startFakeGraphApi();
     callback = await startCallbackServer();
-    app = await createTestApp(engine, { env: { GRAPH_API_BASE_URL: graph.url, GRAPH_API_TIMEOUT_MS: '1500' }, startJobs: false });
+    app = await createTestApp(engine, { env: { GRAPH_API_BASE_URL: graph.url, GRAPH_API_TIMEOUT_MS: '1500', ...ALLOW_LOOPBACK_FAKES }, startJobs: false });
     ({ client: admin, userId: adminId } = await signedInClient(app, 'admin'));
   });
   afterAll(async () => {
