@@ -82,6 +82,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
 import { betterAuthCallbackRoutes } from './modules/auth/better-auth.routes';
 import { LockoutRepository } from './modules/auth/lockout.repository';
+import type { PasswordObserver } from './modules/auth/password-hash';
 import { forwardCookies, requestMeta } from './modules/auth/request-meta';
 import { deliverEmailJob } from './modules/email/email.job';
 import { EmailService } from './modules/email/email.service';
@@ -116,6 +117,8 @@ export interface BuildAppOptions {
   emailTransport?: EmailTransport;
   /** The key for secrets at rest (default: SECRETS_KEY, else DATA_DIR/secrets.key). */
   secretBox?: SecretBox;
+  /** Told of every password hashed and checked by sign-in (tests and the bench count them). */
+  passwordObserver?: PasswordObserver;
 }
 
 export interface ParleyServices {
@@ -200,6 +203,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     db,
     secret,
     logger,
+    passwordObserver: options.passwordObserver,
     sendPasswordReset: async (user, token) => {
       await emails.send(user.email, passwordResetEmail(user.name, passwordResetUrl(config.publicUrl, token)));
     },

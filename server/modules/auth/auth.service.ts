@@ -18,7 +18,7 @@ import { toCurrentUser, type UsersRepository } from '../users/users.repository';
 import type { SessionUser } from '../../http/access';
 import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
 import { EMAIL_VERIFICATION_PREFIX } from './better-auth.plugin';
-import { isLocked, LOCKOUT, minutesLeft } from './lockout';
+import { LOCKOUT, type LockoutState, minutesLeft } from './lockout';
 import type { LockoutRepository } from './lockout.repository';
 
 const RESET_PREFIX = 'reset-password:';
@@ -110,12 +110,14 @@ export class AuthService {
   async signIn(input: { email: string; password: string }, meta: RequestMeta): Promise<WithCookies<SignInResponse>> {
     const { email } = input;
     const now = this.deps.clock.now();
-    const state = await this.deps.lockout.getState(email);
-    if (isLocked(state, now)) {
-      // Refused without looking at the password; counts as a flagged failure.
-      const outcome = await this.deps.lockout.recordFailure(email, now, true);
-      await this.#escalateIfNeeded(outcome.escalated, outcome.state.severity, email, meta, now);
-      throw this.#lockedError(minutesLeft(outcome.state, now));
+    // One of the window's 5 attempts is taken (atomically, in the database) before the password is
+    // looked at, so no burst of parallel requests gets more than 5 passwords checked.
+    const reservation = await this.deps.lockout.reserve(email, now);
+    await this.#escalateIfNeeded(reservation.escalated, reservation.state.severity, email, meta, now);
+    if (!reservation.granted) {
+      // Refused without looking at the password; counted as a flagged failure.
+      if (reservation.lockedNow) await this.#recordLocked(email, reservation.state, meta, now);
+      throw this.#lockedError(minutesLeft(reservation.state, now));
     }
 
     try {
@@ -124,7 +126,7 @@ export class AuthService {
         headers: meta.headers,
         returnHeaders: true,
       });
-      await this.deps.lockout.clear(email);
+      await this.deps.lockout.clearUnlessLocked(email, now);
       const cookies = headers.getSetCookie();
       if ('twoFactorRedirect' in response && response.twoFactorRedirect) {
         return { result: { twoFactorRequired: true }, cookies };
@@ -134,20 +136,9 @@ export class AuthService {
     } catch (error) {
       const code = errorCode(error);
       if (code === 'INVALID_EMAIL_OR_PASSWORD') {
-        const outcome = await this.deps.lockout.recordFailure(email, now, false);
-        await this.#escalateIfNeeded(outcome.escalated, outcome.state.severity, email, meta, now);
-        if (outcome.lockedNow) {
-          await this.deps.securityEvents.record({
-            type: 'auth.account_locked',
-            severity: 'warning',
-            email,
-            ipAddress: meta.ip,
-            userAgent: meta.userAgent,
-            details: { failedAttempts: outcome.state.failedCount, lockMinutes: LOCKOUT.lockMs / 60_000 },
-            at: now,
-          });
-          throw this.#lockedError(minutesLeft(outcome.state, now));
-        }
+        const outcome = await this.deps.lockout.confirmFailure(email, now);
+        if (outcome.lockedNow) await this.#recordLocked(email, outcome.state, meta, now);
+        if (outcome.remaining === 0) throw this.#lockedError(minutesLeft(outcome.state, now));
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidCredentials(outcome.remaining));
       }
       // The session hook (better-auth.ts) refuses disabled accounts.
@@ -156,7 +147,7 @@ export class AuthService {
         // The password was right: send a fresh link rather than leave the user stuck.
         const user = await this.deps.users.findUserByEmail(email);
         if (user && !user.emailVerified) {
-          await this.deps.lockout.clear(email);
+          await this.deps.lockout.clearUnlessLocked(email, now);
           await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
         }
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.emailNotVerified, { details: { reason: 'email_not_verified' } });
@@ -278,6 +269,18 @@ export class AuthService {
 
   async getCurrentUser(userId: string): Promise<CurrentUser> {
     return toCurrentUser(await this.deps.users.getUserById(userId));
+  }
+
+  async #recordLocked(email: string, state: LockoutState, meta: RequestMeta, at: Date): Promise<void> {
+    await this.deps.securityEvents.record({
+      type: 'auth.account_locked',
+      severity: 'warning',
+      email,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      details: { failedAttempts: state.failedCount, lockMinutes: LOCKOUT.lockMs / 60_000 },
+      at,
+    });
   }
 
   #lockedError(minutes: number): AppError {

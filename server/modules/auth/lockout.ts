@@ -6,6 +6,13 @@
  * escalates (a security event).
  *
  * Pure functions over the stored state; lockout.repository.ts applies them under a row lock.
+ *
+ * A sign-in does not read the state, check the password and then record the failure: concurrent
+ * requests would all read "not locked" and all get their password checked. It first reserves an
+ * attempt (`reserveAttempt`, counted at once as if it failed) and checks the password only when it
+ * got one; then a failure is confirmed (`confirmFailure`, which locks once 5 are counted) or a
+ * success clears the ledger unless it is locked by then. In sequence this is exactly
+ * `registerFailure`; in a burst, at most 5 passwords are checked per window.
  */
 export const LOCKOUT = {
   maxAttempts: 5,
@@ -52,7 +59,8 @@ export interface FailureOutcome {
   escalated: boolean;
 }
 
-export function registerFailure(previous: LockoutState, now: Date, flagged = false): FailureOutcome {
+/** The counter and severity after one more attempt; the lock is left as it was. */
+function countAttempt(previous: LockoutState, now: Date, flagged: boolean): { state: LockoutState; escalated: boolean; locked: boolean } {
   const locked = isLocked(previous, now);
   // Quiet: no failure for a whole window. Failures keep counting as long as they keep coming,
   // however long ago the first one was (the spec's "resets after 15 minutes of inactivity").
@@ -62,21 +70,75 @@ export function registerFailure(previous: LockoutState, now: Date, flagged = fal
   const freshCount = !locked && (quiet || lockRanOut);
   const freshSeverity = !locked && quiet;
   const increment = flagged ? LOCKOUT.severityPerFlaggedFailure : LOCKOUT.severityPerFailure;
-  const failedCount = freshCount ? 1 : previous.failedCount + 1;
   const previousSeverity = freshSeverity ? 0 : previous.severity;
   const severity = previousSeverity + increment;
-  const lockedNow = !locked && failedCount >= LOCKOUT.maxAttempts;
-  const state: LockoutState = {
-    failedCount,
-    windowStartedAt: freshCount ? now : previous.windowStartedAt,
-    lastFailedAt: now,
-    lockedUntil: lockedNow ? new Date(now.getTime() + LOCKOUT.lockMs) : freshCount ? null : previous.lockedUntil,
-    severity,
+  return {
+    locked,
+    state: {
+      failedCount: freshCount ? 1 : previous.failedCount + 1,
+      windowStartedAt: freshCount ? now : previous.windowStartedAt,
+      lastFailedAt: now,
+      lockedUntil: freshCount ? null : previous.lockedUntil,
+      severity,
+    },
+    escalated: previousSeverity < LOCKOUT.escalateAtSeverity && severity >= LOCKOUT.escalateAtSeverity,
   };
+}
+
+export type Reservation =
+  | {
+      /** This request may check the password. */
+      granted: true;
+      /** Counted (as a failure until the password proves right), with the severity it adds. */
+      state: LockoutState;
+      escalated: boolean;
+    }
+  | {
+      /** Refused without checking the password: locked, or the window's 5 attempts are taken. */
+      granted: false;
+      state: LockoutState;
+      escalated: boolean;
+      /** The refusal placed the lock (5 attempts already counted, this is one more). */
+      lockedNow: boolean;
+    };
+
+/**
+ * Takes one of the window's 5 attempts for an e-mail, before its password is checked. An attempt
+ * while locked, or once 5 are counted (some may still be being checked), is refused: it counts as a
+ * flagged failure, and the latter places the lock, since it is at least the 6th attempt in the window.
+ */
+export function reserveAttempt(previous: LockoutState, now: Date): Reservation {
+  const locked = isLocked(previous, now);
+  const counted = countAttempt(previous, now, false);
+  // Attempts already counted in this window (the fresh count started at 1 with this one).
+  if (!locked && counted.state.failedCount <= LOCKOUT.maxAttempts) return { granted: true, state: counted.state, escalated: counted.escalated };
+  const flagged = countAttempt(previous, now, true);
+  const lockedNow = !locked;
+  const state = lockedNow ? { ...flagged.state, lockedUntil: new Date(now.getTime() + LOCKOUT.lockMs) } : flagged.state;
+  return { granted: false, state, escalated: flagged.escalated, lockedNow };
+}
+
+/**
+ * A checked password was wrong: its reserved attempt stays counted, and the e-mail locks once 5 are
+ * counted. `current` is the state now (other attempts may have been counted meanwhile).
+ */
+export function confirmFailure(current: LockoutState, now: Date): { state: LockoutState; lockedNow: boolean; remaining: number } {
+  if (isLocked(current, now)) return { state: current, lockedNow: false, remaining: 0 };
+  if (current.failedCount >= LOCKOUT.maxAttempts) {
+    return { state: { ...current, lockedUntil: new Date(now.getTime() + LOCKOUT.lockMs) }, lockedNow: true, remaining: 0 };
+  }
+  return { state: current, lockedNow: false, remaining: LOCKOUT.maxAttempts - current.failedCount };
+}
+
+/** One failed attempt applied at once (the sequential model reserve + confirm must match). */
+export function registerFailure(previous: LockoutState, now: Date, flagged = false): FailureOutcome {
+  const counted = countAttempt(previous, now, flagged);
+  const lockedNow = !counted.locked && counted.state.failedCount >= LOCKOUT.maxAttempts;
+  const state: LockoutState = lockedNow ? { ...counted.state, lockedUntil: new Date(now.getTime() + LOCKOUT.lockMs) } : counted.state;
   return {
     state,
     lockedNow,
-    remaining: Math.max(0, LOCKOUT.maxAttempts - failedCount),
-    escalated: previousSeverity < LOCKOUT.escalateAtSeverity && severity >= LOCKOUT.escalateAtSeverity,
+    remaining: Math.max(0, LOCKOUT.maxAttempts - state.failedCount),
+    escalated: counted.escalated,
   };
 }

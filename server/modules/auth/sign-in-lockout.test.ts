@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app';
 import { ENGINES, secondInstance } from '../../../test/helpers/database';
 import { ManualClock } from '../../lib/clock';
+import type { PasswordObserver } from './password-hash';
 
 const PASSWORD = 'Corr3ct!Horse#Battery';
 const WRONG = 'Wr0ng!Horse#Battery';
@@ -13,8 +14,17 @@ const locked = (minutes: number) => ({
   error: { code: 'RATE_LIMITED', message: `Too many failed attempts. Please try again in ${minutes} minute(s).`, retryAfterSeconds: minutes * 60 },
 });
 
+/** Counts the password checks better-auth makes (password-hash.ts reports each one). */
+class VerificationCounter implements PasswordObserver {
+  verifications = 0;
+  verified(): void {
+    this.verifications += 1;
+  }
+}
+
 describe.each(ENGINES)('sign-in lockout (%s)', (engine) => {
   const clock = new ManualClock('2026-03-01T09:00:00Z');
+  const counter = new VerificationCounter();
   let app: TestApp;
   let n = 0;
 
@@ -32,7 +42,7 @@ describe.each(ENGINES)('sign-in lockout (%s)', (engine) => {
   }
 
   beforeAll(async () => {
-    app = await createTestApp(engine, { clock });
+    app = await createTestApp(engine, { clock, passwordObserver: counter });
   });
   afterAll(async () => {
     await app.destroy();
@@ -115,6 +125,60 @@ describe.each(ENGINES)('sign-in lockout (%s)', (engine) => {
       expect((await signIn(email, PASSWORD, other)).body).toEqual(locked(30));
       clock.advanceMinutes(30);
       expect((await signIn(email, PASSWORD, other)).status).toBe(200);
+    } finally {
+      await other.destroy();
+    }
+  });
+
+  it('checks at most 5 passwords for 100 concurrent wrong attempts; the other 95 answer 429 with the lockout message', async () => {
+    const email = await account();
+    counter.verifications = 0;
+    const answers = await Promise.all(Array.from({ length: 100 }, () => signIn(email, WRONG)));
+    expect(counter.verifications).toBe(5);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(95);
+    for (const answer of refused) expect(answer.body).toEqual(locked(30));
+    // The 5 that were checked answer like sequential failures would (remaining attempts, or locked).
+    for (const answer of answers.filter((a) => a.status !== 429)) expect(answer).toMatchObject({ status: 401, body: { error: { code: 'AUTH_ERROR' } } });
+    // Locked for real: the right password is refused afterwards without being checked.
+    expect((await signIn(email, PASSWORD)).body).toEqual(locked(30));
+    expect(counter.verifications).toBe(5);
+  });
+
+  it('does not sign in with the right password sent 10th and 20th in a burst of 30, and the lock stands', async () => {
+    const email = await account();
+    counter.verifications = 0;
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(email, i === 9 || i === 19 ? PASSWORD : WRONG)));
+    expect(answers.filter((a) => a.status === 200)).toEqual([]);
+    expect(answers[9]!.body).toEqual(locked(30));
+    expect(answers[19]!.body).toEqual(locked(30));
+    expect(counter.verifications).toBe(5);
+    const user = await app.database.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(await app.database.db.selectFrom('sessions').select('id').where('userId', '=', user.id).execute()).toEqual([]);
+    clock.advanceMinutes(29);
+    expect((await signIn(email, PASSWORD)).body).toEqual(locked(1));
+    clock.advanceMinutes(1);
+  });
+
+  it('a right password checked while a burst locks the e-mail does not clear the lock', async () => {
+    const email = await account();
+    // The right password first (it gets an attempt), then enough wrong ones to take the rest and lock.
+    const answers = await Promise.all([signIn(email, PASSWORD), ...Array.from({ length: 10 }, () => signIn(email, WRONG))]);
+    expect(answers.slice(1).some((a) => a.status === 429)).toBe(true);
+    // Whatever the first request got, the e-mail stays locked for the next one.
+    expect((await signIn(email, PASSWORD)).body).toEqual(locked(30));
+    clock.advanceMinutes(30);
+  });
+
+  it('shares the limit between two app instances on one database: 100 concurrent attempts, 5 checks in all', async () => {
+    const email = await account();
+    const otherCounter = new VerificationCounter();
+    const other = await createTestApp(engine, { clock, database: await secondInstance(app.database), passwordObserver: otherCounter });
+    try {
+      counter.verifications = 0;
+      const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => signIn(email, WRONG, i % 2 ? other : app)));
+      expect(counter.verifications + otherCounter.verifications).toBe(5);
+      expect(answers.filter((a) => a.status === 429).length).toBeGreaterThanOrEqual(95);
     } finally {
       await other.destroy();
     }
