@@ -3,11 +3,14 @@
  * the lockout ledger, the exact error codes and texts, no account discovery, single-use hashed
  * verification links, and e-mail through the outbox/SMTP job.
  */
+import { randomUUID } from 'node:crypto';
 import { isAPIError } from 'better-auth/api';
 import type { Logger } from 'pino';
 import { AUTH_MESSAGES, type SignInResponse } from '../../../common/api/auth';
 import type { CurrentUser } from '../../../common/api/users';
 import type { Config } from '../../config';
+import type { JobPayload } from '../../jobs/define-job';
+import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
@@ -16,6 +19,7 @@ import { accountExistsEmail, verificationEmail } from '../email/email.templates'
 import type { SecurityEventsRepository } from '../security/security-events.repository';
 import { toCurrentUser, type UsersRepository } from '../users/users.repository';
 import type { SessionUser } from '../../http/access';
+import { accountMailJob } from './auth.job';
 import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
 import { EMAIL_VERIFICATION_PREFIX } from './better-auth.plugin';
 import { LOCKOUT, type LockoutState, minutesLeft } from './lockout';
@@ -43,6 +47,9 @@ export interface AuthServiceDeps {
   lockout: LockoutRepository;
   securityEvents: SecurityEventsRepository;
   emails: EmailService;
+  queue: JobQueue;
+  /** The hashing better-auth uses (password-hash.ts), for sign-up's hash in the request. */
+  passwordHashing: { hash(password: string): Promise<string> };
   clock: Clock;
   logger: Logger;
 }
@@ -83,28 +90,45 @@ export class AuthService {
     };
   }
 
-  async signUp(input: { name: string; email: string; password: string }, meta: RequestMeta): Promise<void> {
-    const existing = await this.deps.users.findUserByEmail(input.email);
-    if (existing) {
-      // Same answer as for a new account (no account discovery); the owner learns by e-mail.
-      await this.#sendAccountExists(existing.email, existing.fullName);
+  /**
+   * The same work for a new address and a known one, so neither the answer nor its timing tells
+   * them apart (no account discovery): the password is hashed and one job is enqueued; the job
+   * creates the account and sends the verification link, or tells the owner by e-mail.
+   */
+  async signUp(input: { name: string; email: string; password: string }): Promise<void> {
+    const passwordHash = await this.deps.passwordHashing.hash(input.password);
+    await this.deps.queue.enqueue(accountMailJob, { kind: 'sign-up', userId: randomUUID(), name: input.name, email: input.email, passwordHash });
+  }
+
+  /** The account-mail job: finishes a sign-up or sends a reset link (auth.job.ts). */
+  async runAccountMail(payload: JobPayload<typeof accountMailJob>): Promise<void> {
+    switch (payload.kind) {
+      case 'sign-up':
+        await this.#completeSignUp(payload);
+        return;
+      case 'password-reset':
+        // Sends the link through `sendResetPassword` (app.ts) when the address has an account.
+        await this.deps.auth.api.requestPasswordReset({ body: { email: payload.email, redirectTo: '/reset-password' } });
+        return;
+    }
+  }
+
+  async #completeSignUp(request: { userId: string; name: string; email: string; passwordHash: string }): Promise<void> {
+    const { userId, name, email, passwordHash } = request;
+    const created = await this.deps.users.createPasswordUser({ id: userId, email, name, passwordHash });
+    if (created) {
+      await this.sendVerificationEmail({ id: userId, email, name });
       return;
     }
-    let userId: string;
-    try {
-      const result = await this.deps.auth.api.signUpEmail({
-        body: { name: input.name, email: input.email, password: input.password },
-        headers: meta.headers,
-      });
-      userId = result.user.id;
-    } catch (error) {
-      if (errorCode(error) === 'USER_ALREADY_EXISTS' || errorCode(error) === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') {
-        await this.#sendAccountExists(input.email, input.name);
-        return;
-      }
-      throw error;
+    const existing = await this.deps.users.findUserByEmail(email);
+    if (!existing) return; // the account this job created earlier has been deleted since
+    if (existing.id === userId) {
+      // A retry of this job after it created the account: the link may not have been sent yet.
+      if (!existing.emailVerified) await this.sendVerificationEmail({ id: userId, email, name });
+      return;
     }
-    await this.sendVerificationEmail({ id: userId, email: input.email, name: input.name });
+    // The address already has an account: same answer as for a new one; the owner learns by e-mail.
+    await this.#sendAccountExists(existing.email, existing.fullName);
   }
 
   async signIn(input: { email: string; password: string }, meta: RequestMeta): Promise<WithCookies<SignInResponse>> {
@@ -221,9 +245,12 @@ export class AuthService {
     }
   }
 
-  /** Sends a reset link when the address has an account; the answer is the same either way. */
-  async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {
-    await this.deps.auth.api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' }, headers: meta.headers });
+  /**
+   * Sends a reset link when the address has an account; the answer is the same either way, and so
+   * is the request's work: it only enqueues the job that looks the address up.
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    await this.deps.queue.enqueue(accountMailJob, { kind: 'password-reset', email });
   }
 
   async isResetTokenValid(token: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { DEFAULT_ROLE } from '../../../common/roles';
-import { observedPasswordHashing, type PasswordObserver } from './password-hash';
+import type { PasswordHashing } from './password-hash';
 import { OAUTH_CALLBACK_PATH, parleyAuthPlugin } from './better-auth.plugin';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -45,8 +45,8 @@ export interface BetterAuthDeps {
   logger: Logger;
   /** Called by better-auth when a reset was requested for an existing account. */
   sendPasswordReset: (user: { id: string; email: string; name: string }, token: string) => Promise<void>;
-  /** Told of every password hashed and checked (tests and the bench count verifications). */
-  passwordObserver?: PasswordObserver;
+  /** password-hash.ts, reporting to an observer (tests and the bench count verifications). */
+  passwordHashing: PasswordHashing;
 }
 
 export function createBetterAuth(deps: BetterAuthDeps) {
@@ -77,7 +77,7 @@ export function createBetterAuth(deps: BetterAuthDeps) {
       autoSignIn: false,
       minPasswordLength: 8,
       maxPasswordLength: 128,
-      password: observedPasswordHashing(deps.passwordObserver),
+      password: deps.passwordHashing,
       resetPasswordTokenExpiresIn: TOKEN_TTL_SECONDS,
       revokeSessionsOnPasswordReset: true,
       sendResetPassword: async ({ user, token }) => {

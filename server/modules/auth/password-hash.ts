@@ -44,10 +44,12 @@ export interface PasswordObserver {
 }
 
 /** better-auth's `password` option: the functions above, reporting to an observer. */
-export function observedPasswordHashing(observer: PasswordObserver = {}): {
-  hash: (password: string) => Promise<string>;
-  verify: (input: { hash: string; password: string }) => Promise<boolean>;
-} {
+export interface PasswordHashing {
+  hash(password: string): Promise<string>;
+  verify(input: { hash: string; password: string }): Promise<boolean>;
+}
+
+export function observedPasswordHashing(observer: PasswordObserver = {}): PasswordHashing {
   return {
     async hash(password) {
       const hash = await hashPassword(password);
