@@ -138,11 +138,8 @@ export class AuthService {
     // looked at, so no burst of parallel requests gets more than 5 passwords checked.
     const reservation = await this.deps.lockout.reserve(email, now);
     await this.#escalateIfNeeded(reservation.escalated, reservation.state.severity, email, meta, now);
-    if (!reservation.granted) {
-      // Refused without looking at the password; counted as a flagged failure.
-      if (reservation.lockedNow) await this.#recordLocked(email, reservation.state, meta, now);
-      throw this.#lockedError(minutesLeft(reservation.state, now));
-    }
+    // Refused without looking at the password (a flagged attempt).
+    if (!reservation.granted) throw this.#lockedError(reservation.minutesLeft);
 
     try {
       const { headers, response } = await this.deps.auth.api.signInEmail({
@@ -160,9 +157,11 @@ export class AuthService {
     } catch (error) {
       const code = errorCode(error);
       if (code === 'INVALID_EMAIL_OR_PASSWORD') {
-        const outcome = await this.deps.lockout.confirmFailure(email, now);
-        if (outcome.lockedNow) await this.#recordLocked(email, outcome.state, meta, now);
-        if (outcome.remaining === 0) throw this.#lockedError(minutesLeft(outcome.state, now));
+        // Checked now, not when the request started: another request may have locked meanwhile.
+        const checkedAt = this.deps.clock.now();
+        const outcome = await this.deps.lockout.confirmFailure(email, checkedAt);
+        if (outcome.lockedNow) await this.#recordLocked(email, outcome.state, meta, checkedAt);
+        if (outcome.remaining === 0) throw this.#lockedError(minutesLeft(outcome.state, checkedAt));
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidCredentials(outcome.remaining));
       }
       // The session hook (better-auth.ts) refuses disabled accounts.

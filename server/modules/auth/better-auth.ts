@@ -65,7 +65,9 @@ export function createBetterAuth(deps: BetterAuthDeps) {
     logger: {
       level: 'warn',
       log: (level, message, ...args) => {
-        const method = level === 'error' ? 'error' : level === 'warn' ? 'warn' : 'debug';
+        // A reset asked for an unknown address is ordinary traffic (the answer is the same), not a warning.
+        const ordinary = message === 'Reset Password: User not found';
+        const method = level === 'error' ? 'error' : level === 'warn' && !ordinary ? 'warn' : 'debug';
         log[method]({ args: args.length ? args : undefined }, message);
       },
     },

@@ -135,7 +135,7 @@ describe('attempts reserved before the password is checked', () => {
             expect(confirmed.remaining).toBe(expected.remaining);
             state = confirmed.state;
           } else {
-            expect(reservation.lockedNow).toBe(false);
+            expect(reservation.minutesLeft).toBe(minutesLeft(expected.state, now));
             state = reservation.state;
           }
           expect(state).toEqual(expected.state);
@@ -146,7 +146,7 @@ describe('attempts reserved before the password is checked', () => {
     );
   });
 
-  it('hands out 5 attempts in a burst; the 6th is refused and locks, and later failures of the 5 keep the lock', () => {
+  it('hands out 5 attempts in a burst; more are refused (severity +3) without counting or locking until a checked password fails', () => {
     let state = EMPTY_LOCKOUT;
     for (let i = 1; i <= 5; i++) {
       const reservation = reserveAttempt(state, at(0));
@@ -154,12 +154,23 @@ describe('attempts reserved before the password is checked', () => {
       state = reservation.state;
     }
     const sixth = reserveAttempt(state, at(0));
-    expect(sixth).toMatchObject({ granted: false, lockedNow: true, state: { failedCount: 6, lockedUntil: at(30), severity: 8 } });
+    expect(sixth).toMatchObject({ granted: false, minutesLeft: 30, state: { failedCount: 5, lastFailedAt: at(0), lockedUntil: null, severity: 8 } });
     const seventh = reserveAttempt(sixth.state, at(0.1));
-    expect(seventh).toMatchObject({ granted: false, lockedNow: false, state: { lockedUntil: at(30), severity: 11 } });
+    expect(seventh).toMatchObject({ granted: false, state: { lockedUntil: null, severity: 11 } });
     expect(seventh.escalated).toBe(true);
-    // A checked password that turns out wrong after that: still locked, the lock does not move.
-    expect(confirmFailure(seventh.state, at(0.2))).toMatchObject({ lockedNow: false, remaining: 0, state: { lockedUntil: at(30) } });
+    // The first checked password that turns out wrong locks; later ones keep the lock where it is.
+    const first = confirmFailure(seventh.state, at(0.2));
+    expect(first).toMatchObject({ lockedNow: true, remaining: 0, state: { lockedUntil: at(30.2) } });
+    expect(confirmFailure(first.state, at(0.3))).toMatchObject({ lockedNow: false, remaining: 0, state: { lockedUntil: at(30.2) } });
+    // Once locked, attempts count as flagged failures again.
+    expect(reserveAttempt(first.state, at(1))).toMatchObject({ granted: false, minutesLeft: 30, state: { failedCount: 6, severity: 14 } });
+  });
+
+  it('attempts that were never checked (a crashed instance) do not block the e-mail for longer than 15 quiet minutes', () => {
+    let state = EMPTY_LOCKOUT;
+    for (let i = 0; i < 5; i++) state = reserveAttempt(state, at(0)).state;
+    expect(reserveAttempt(state, at(14)).granted).toBe(false);
+    expect(reserveAttempt(state, at(15))).toMatchObject({ granted: true, state: { failedCount: 1 } });
   });
 
   it('locks on the failure that finds 5 attempts counted, even if others are still being checked', () => {

@@ -12,7 +12,8 @@
  * attempt (`reserveAttempt`, counted at once as if it failed) and checks the password only when it
  * got one; then a failure is confirmed (`confirmFailure`, which locks once 5 are counted) or a
  * success clears the ledger unless it is locked by then. In sequence this is exactly
- * `registerFailure`; in a burst, at most 5 passwords are checked per window.
+ * `registerFailure`; in a burst, at most 5 passwords are checked per window (and at most 5 at once:
+ * a success clears the ledger, after which 5 more may be checked).
  */
 export const LOCKOUT = {
   maxAttempts: 5,
@@ -98,24 +99,32 @@ export type Reservation =
       granted: false;
       state: LockoutState;
       escalated: boolean;
-      /** The refusal placed the lock (5 attempts already counted, this is one more). */
-      lockedNow: boolean;
+      /** Whole minutes to tell the caller: the lock's, or a full lock's while the 5 are being checked. */
+      minutesLeft: number;
     };
 
 /**
  * Takes one of the window's 5 attempts for an e-mail, before its password is checked. An attempt
- * while locked, or once 5 are counted (some may still be being checked), is refused: it counts as a
- * flagged failure, and the latter places the lock, since it is at least the 6th attempt in the window.
+ * while locked is refused and counts as a flagged failure (as before). One made once 5 are counted
+ * but not yet all checked (a burst) is refused too and raises the severity as a flagged one, but
+ * neither counts nor locks: only checked passwords lock, so a right one among the 5 still gets in,
+ * and attempts that never finish (a crashed instance) age out after 15 quiet minutes.
  */
 export function reserveAttempt(previous: LockoutState, now: Date): Reservation {
   const locked = isLocked(previous, now);
   const counted = countAttempt(previous, now, false);
-  // Attempts already counted in this window (the fresh count started at 1 with this one).
   if (!locked && counted.state.failedCount <= LOCKOUT.maxAttempts) return { granted: true, state: counted.state, escalated: counted.escalated };
-  const flagged = countAttempt(previous, now, true);
-  const lockedNow = !locked;
-  const state = lockedNow ? { ...flagged.state, lockedUntil: new Date(now.getTime() + LOCKOUT.lockMs) } : flagged.state;
-  return { granted: false, state, escalated: flagged.escalated, lockedNow };
+  if (locked) {
+    const flagged = countAttempt(previous, now, true);
+    return { granted: false, state: flagged.state, escalated: flagged.escalated, minutesLeft: minutesLeft(flagged.state, now) };
+  }
+  const severity = previous.severity + LOCKOUT.severityPerFlaggedFailure;
+  return {
+    granted: false,
+    state: { ...previous, severity },
+    escalated: previous.severity < LOCKOUT.escalateAtSeverity && severity >= LOCKOUT.escalateAtSeverity,
+    minutesLeft: LOCKOUT.lockMs / 60_000,
+  };
 }
 
 /**
