@@ -47,12 +47,14 @@ export class LockoutRepository {
 
   async #update<T>(email: string, now: Date, change: (state: LockoutState) => { state: LockoutState; result: T }): Promise<T> {
     return this.db.transaction().execute(async (trx) => {
-      await trx
+      // One statement creates the row or locks the existing one and returns it: an INSERT … DO
+      // NOTHING then SELECT … FOR UPDATE would find no row when a success deletes it in between.
+      const previous = await trx
         .insertInto('loginAttempts')
         .values({ email, failedCount: 0, severity: 0, updatedAt: now })
-        .onConflict((oc) => oc.column('email').doNothing())
-        .execute();
-      const previous = await trx.selectFrom('loginAttempts').select(STATE_COLUMNS).where('email', '=', email).forUpdate().executeTakeFirstOrThrow();
+        .onConflict((oc) => oc.column('email').doUpdateSet({ updatedAt: now }))
+        .returning(STATE_COLUMNS)
+        .executeTakeFirstOrThrow();
       const { state, result } = change(previous);
       await trx
         .updateTable('loginAttempts')

@@ -34,6 +34,8 @@ describe('lockout state machine', () => {
     expect(minutesLeft(state, at(10))).toBe(20);
     expect(minutesLeft(state, at(29.99))).toBe(1);
     expect(minutesLeft(EMPTY_LOCKOUT, at(0))).toBe(0);
+    // Asked with a time from before the lock was placed: still at most the lock's 30 minutes.
+    expect(minutesLeft(state, at(-0.5))).toBe(30);
   });
 
   it('starts counting again after 15 quiet minutes', () => {

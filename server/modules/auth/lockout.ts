@@ -44,10 +44,15 @@ export function isLocked(state: LockoutState, now: Date): boolean {
   return state.lockedUntil !== null && state.lockedUntil.getTime() > now.getTime();
 }
 
-/** Whole minutes left, rounded up ("try again in N minute(s)"); at least 1 while locked. */
+/**
+ * Whole minutes left, rounded up ("try again in N minute(s)"); at least 1 while locked, and never
+ * more than a lock lasts (a request that started before another locked the e-mail, or an instance
+ * whose clock is behind, would otherwise say 31).
+ */
 export function minutesLeft(state: LockoutState, now: Date): number {
   if (!state.lockedUntil) return 0;
-  return Math.max(1, Math.ceil((state.lockedUntil.getTime() - now.getTime()) / 60_000));
+  const minutes = Math.ceil((state.lockedUntil.getTime() - now.getTime()) / 60_000);
+  return Math.min(LOCKOUT.lockMs / 60_000, Math.max(1, minutes));
 }
 
 export interface FailureOutcome {

@@ -195,6 +195,18 @@ describe.each(ENGINES)('sign-in lockout (%s)', (engine) => {
     expect(await app.database.db.selectFrom('loginAttempts').select('email').where('email', '=', other).execute()).toEqual([]);
   });
 
+  it('takes an attempt even while successes clear the ledger at the same moment (no lost row, no error)', async () => {
+    const ledger = new LockoutRepository(app.database.db);
+    const email = `ledger-race-${n}@example.com`;
+    const now = clock.now();
+    for (let round = 0; round < 10; round++) {
+      const results = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) => (i % 2 ? ledger.clearUnlessLocked(email, now) : ledger.reserve(email, now))),
+      );
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    }
+  });
+
   it('shares the limit between two app instances on one database: 100 concurrent attempts, 5 checks in all', async () => {
     const email = await account();
     const otherCounter = new VerificationCounter();
