@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineJob } from '../../jobs/define-job';
 
 /**
- * The e-mail side of sign-up and forgot-password, out of the request. The request does the same
+ * The e-mail side of sign-up, forgot-password and resend-verification, out of the request. The request does the same
  * work whether or not the address has an account (validate, hash the password for sign-up,
  * enqueue this job) and answers the same; only the job looks the address up. Never a plain
  * password in the payload: sign-up carries the scrypt hash.
@@ -19,6 +19,7 @@ export const accountMailJob = defineJob({
       passwordHash: z.string().startsWith('scrypt$'),
     }),
     z.object({ kind: z.literal('password-reset'), email: z.string() }),
+    z.object({ kind: z.literal('resend-verification'), email: z.string() }),
   ]),
   maxAttempts: 8,
   backoffMs: 5_000,

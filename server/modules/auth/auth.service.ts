@@ -100,7 +100,7 @@ export class AuthService {
     await this.deps.queue.enqueue(accountMailJob, { kind: 'sign-up', userId: randomUUID(), name: input.name, email: input.email, passwordHash });
   }
 
-  /** The account-mail job: finishes a sign-up or sends a reset link (auth.job.ts). */
+  /** The account-mail job: finishes a sign-up, sends a reset link or a new verification link (auth.job.ts). */
   async runAccountMail(payload: JobPayload<typeof accountMailJob>): Promise<void> {
     switch (payload.kind) {
       case 'sign-up':
@@ -110,6 +110,11 @@ export class AuthService {
         // Sends the link through `sendResetPassword` (app.ts) when the address has an account.
         await this.deps.auth.api.requestPasswordReset({ body: { email: payload.email, redirectTo: '/reset-password' } });
         return;
+      case 'resend-verification': {
+        const user = await this.deps.users.findUserByEmail(payload.email);
+        if (user && !user.emailVerified) await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
+        return;
+      }
     }
   }
 
@@ -227,10 +232,9 @@ export class AuthService {
     await this.deps.emails.send(user.email, verificationEmail(user.name, url));
   }
 
-  /** Same answer whether or not the address has an account. */
+  /** Same answer, and the same work, whether or not the address has an unverified account: the job looks. */
   async resendVerification(email: string): Promise<void> {
-    const user = await this.deps.users.findUserByEmail(email);
-    if (user && !user.emailVerified) await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
+    await this.deps.queue.enqueue(accountMailJob, { kind: 'resend-verification', email });
   }
 
   /** Consumes a verification link and signs its user in. */

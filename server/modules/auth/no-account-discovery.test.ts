@@ -16,7 +16,7 @@ class HashCounter implements PasswordObserver {
 }
 
 /**
- * Sign-up and forgot-password do the same work for a known address as for an unknown one (the
+ * Sign-up, forgot-password and resend-verification do the same work for a known address as for an unknown one (the
  * timing is measured in `npm run bench -- --only=sign-in`): the request hashes (sign-up) and
  * enqueues one job of the same kind; only the job looks the address up.
  */
@@ -128,5 +128,29 @@ describe.each(ENGINES)('no account discovery by sign-up or forgot-password (%s)'
     expect(await emailsTo(unknown)).toEqual([]);
     const tokensAfter = await app.database.db.selectFrom('verifications').select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow();
     expect(tokensAfter.n).toBe(tokens.n + 1);
+  });
+
+  it('resend-verification: the same answer and the same job for an unverified, a verified and an unknown address; only the unverified one gets a link', async () => {
+    const unverified = 'unverified-eq@example.com';
+    await app.services.auth.runAccountMail({ kind: 'sign-up', userId: '5d0c2a8e-1b7f-4e3a-9c6d-2f4b8a1e7c33', name: 'Un Verified', email: unverified, passwordHash: 'scrypt$32768$8$1$c2FsdA$a2V5' });
+    await app.database.db.deleteFrom('emails').where('toAddress', '=', unverified).execute();
+    const verified = 'verified-eq@example.com';
+    await app.services.users.createUser({ email: verified, password: 'Corr3ct!Horse#Battery', role: 'client', name: 'Veri Fied' });
+    const unknown = 'nobody-resend-eq@example.com';
+    const resend = (email: string) => () => app.client().post('/api/v1/auth/resend-verification', { email });
+
+    const answers = [];
+    for (const email of [unverified, verified, unknown]) answers.push({ email, ...(await afterRequest(resend(email))) });
+    for (const { email, status, body, jobs } of answers) {
+      expect(status).toBe(200);
+      expect(JSON.parse(body)).toEqual({ sent: true });
+      expect(jobs.map((j) => j.payload)).toEqual([{ kind: 'resend-verification', email }]);
+    }
+    expect(await emailsTo(unverified)).toEqual([]);
+
+    await runJobs();
+    expect(await emailsTo(unverified)).toEqual([expect.objectContaining({ kind: 'verification' })]);
+    expect(await emailsTo(verified)).toEqual([]);
+    expect(await emailsTo(unknown)).toEqual([]);
   });
 });
