@@ -88,6 +88,8 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
 import { betterAuthCallbackRoutes } from './modules/auth/better-auth.routes';
 import { LockoutRepository } from './modules/auth/lockout.repository';
+import { observedPasswordHashing, type PasswordObserver } from './modules/auth/password-hash';
+import { accountMailJob } from './modules/auth/auth.job';
 import { forwardCookies, requestMeta } from './modules/auth/request-meta';
 import { deliverEmailJob } from './modules/email/email.job';
 import { EmailService } from './modules/email/email.service';
@@ -124,6 +126,8 @@ export interface BuildAppOptions {
   emailTransport?: EmailTransport;
   /** The key for secrets at rest (default: SECRETS_KEY, else DATA_DIR/secrets.key). */
   secretBox?: SecretBox;
+  /** Told of every password hashed and checked by sign-in (tests and the bench count them). */
+  passwordObserver?: PasswordObserver;
 }
 
 export interface ParleyServices {
@@ -205,16 +209,18 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const transport =
     options.emailTransport ?? (config.smtp.url ? createSmtpTransport(config.smtp.url, config.smtp.from) : createOutboxTransport(logger));
   const emails = new EmailService({ db, queue, transport, logger });
+  const passwordHashing = observedPasswordHashing(options.passwordObserver);
   const auth = createBetterAuth({
     config,
     db,
     secret,
     logger,
+    passwordHashing,
     sendPasswordReset: async (user, token) => {
       await emails.send(user.email, passwordResetEmail(user.name, passwordResetUrl(config.publicUrl, token)));
     },
   });
-  const authService = new AuthService({ config, auth, users: usersRepository, lockout, securityEvents, emails, clock, logger });
+  const authService = new AuthService({ config, auth, users: usersRepository, lockout, securityEvents, emails, queue, passwordHashing, clock, logger });
   const users = new UsersService({ db, users: usersRepository, securityEvents, logger });
 
   const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
@@ -301,6 +307,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   };
 
   // Jobs
+  queue.register(accountMailJob, (payload) => authService.runAccountMail(payload));
   queue.register(deliverEmailJob, ({ emailId }, ctx) => emails.deliver(emailId, ctx.attempt, ctx.maxAttempts));
   queue.register(sendMessageJob, ({ messageId }, ctx) => outbound.deliver(messageId, ctx));
   queue.register(processInboundJob, async ({ eventIds }, ctx) => {

@@ -10,6 +10,7 @@ import { type Config, loadConfig } from '../../server/config';
 import type { Engine } from '../../server/db/database';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../server/http/csrf';
 import type { Clock } from '../../server/lib/clock';
+import type { PasswordObserver } from '../../server/modules/auth/password-hash';
 import type { EmailTransport } from '../../server/modules/email/email.transport';
 import { createTestDatabase, type TestDatabase } from './database';
 
@@ -43,6 +44,8 @@ export interface TestAppOptions {
   logger?: Logger;
   /** The control token the CLI endpoint accepts (default: none, so it refuses everyone). */
   controlToken?: string;
+  /** Told of every password hashed and checked by sign-in. */
+  passwordObserver?: PasswordObserver;
 }
 
 export interface TestApp extends ParleyApp {
@@ -69,6 +72,7 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     controlToken: () => options.controlToken,
     startJobs: options.startJobs,
     emailTransport: options.emailTransport,
+    passwordObserver: options.passwordObserver,
   });
   return {
     ...app,

@@ -22,6 +22,8 @@ describe.each(ENGINES)('sign-up to sign-out (%s)', (engine) => {
     });
     expect(signUp.statusCode).toBe(201);
     expect(signUp.json()).toEqual({ verificationSent: true, email: 'ann.lee@example.com' });
+    // The account is created by the sign-up job (auth.job.ts).
+    await app.queue.waitForIdle();
 
     // Not verified yet: the right password is refused with the spec's code and a new link is sent.
     const early = await client.post('/api/v1/auth/sign-in', { email: 'ann.lee@example.com', password: 'Str0ng!Passw0rd' });

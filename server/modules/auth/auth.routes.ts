@@ -48,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: { tags, summary: 'Create an account and send a verification e-mail', body: signUpInput, response: { 201: signUpResponse } },
     },
     async (request, reply) => {
-      await authService.signUp(request.body, requestMeta(request));
+      await authService.signUp(request.body);
       return reply.status(201).send({ verificationSent: true, email: request.body.email });
     },
   );
@@ -96,7 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: { tags, summary: 'E-mail a reset link (same answer for unknown addresses)', body: forgotPasswordInput, response: { 200: sentResponse } },
     },
     async (request) => {
-      await authService.requestPasswordReset(request.body.email, requestMeta(request));
+      await authService.requestPasswordReset(request.body.email);
       return { sent: true as const };
     },
   );

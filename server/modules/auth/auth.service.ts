@@ -3,11 +3,14 @@
  * the lockout ledger, the exact error codes and texts, no account discovery, single-use hashed
  * verification links, and e-mail through the outbox/SMTP job.
  */
+import { randomUUID } from 'node:crypto';
 import { isAPIError } from 'better-auth/api';
 import type { Logger } from 'pino';
 import { AUTH_MESSAGES, type SignInResponse } from '../../../common/api/auth';
 import type { CurrentUser } from '../../../common/api/users';
 import type { Config } from '../../config';
+import type { JobPayload } from '../../jobs/define-job';
+import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
@@ -16,9 +19,10 @@ import { accountExistsEmail, verificationEmail } from '../email/email.templates'
 import type { SecurityEventsRepository } from '../security/security-events.repository';
 import { toCurrentUser, type UsersRepository } from '../users/users.repository';
 import type { SessionUser } from '../../http/access';
+import { accountMailJob } from './auth.job';
 import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
 import { EMAIL_VERIFICATION_PREFIX } from './better-auth.plugin';
-import { isLocked, LOCKOUT, minutesLeft } from './lockout';
+import { LOCKOUT, type LockoutState, minutesLeft } from './lockout';
 import type { LockoutRepository } from './lockout.repository';
 
 const RESET_PREFIX = 'reset-password:';
@@ -43,6 +47,9 @@ export interface AuthServiceDeps {
   lockout: LockoutRepository;
   securityEvents: SecurityEventsRepository;
   emails: EmailService;
+  queue: JobQueue;
+  /** The hashing better-auth uses (password-hash.ts), for sign-up's hash in the request. */
+  passwordHashing: { hash(password: string): Promise<string> };
   clock: Clock;
   logger: Logger;
 }
@@ -83,40 +90,61 @@ export class AuthService {
     };
   }
 
-  async signUp(input: { name: string; email: string; password: string }, meta: RequestMeta): Promise<void> {
-    const existing = await this.deps.users.findUserByEmail(input.email);
-    if (existing) {
-      // Same answer as for a new account (no account discovery); the owner learns by e-mail.
-      await this.#sendAccountExists(existing.email, existing.fullName);
-      return;
-    }
-    let userId: string;
-    try {
-      const result = await this.deps.auth.api.signUpEmail({
-        body: { name: input.name, email: input.email, password: input.password },
-        headers: meta.headers,
-      });
-      userId = result.user.id;
-    } catch (error) {
-      if (errorCode(error) === 'USER_ALREADY_EXISTS' || errorCode(error) === 'USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL') {
-        await this.#sendAccountExists(input.email, input.name);
+  /**
+   * The same work for a new address and a known one, so neither the answer nor its timing tells
+   * them apart (no account discovery): the password is hashed and one job is enqueued; the job
+   * creates the account and sends the verification link, or tells the owner by e-mail.
+   */
+  async signUp(input: { name: string; email: string; password: string }): Promise<void> {
+    const passwordHash = await this.deps.passwordHashing.hash(input.password);
+    await this.deps.queue.enqueue(accountMailJob, { kind: 'sign-up', userId: randomUUID(), name: input.name, email: input.email, passwordHash });
+  }
+
+  /** The account-mail job: finishes a sign-up, sends a reset link or a new verification link (auth.job.ts). */
+  async runAccountMail(payload: JobPayload<typeof accountMailJob>): Promise<void> {
+    switch (payload.kind) {
+      case 'sign-up':
+        await this.#completeSignUp(payload);
+        return;
+      case 'password-reset':
+        // Sends the link through `sendResetPassword` (app.ts) when the address has an account.
+        await this.deps.auth.api.requestPasswordReset({ body: { email: payload.email, redirectTo: '/reset-password' } });
+        return;
+      case 'resend-verification': {
+        const user = await this.deps.users.findUserByEmail(payload.email);
+        if (user && !user.emailVerified) await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
         return;
       }
-      throw error;
     }
-    await this.sendVerificationEmail({ id: userId, email: input.email, name: input.name });
+  }
+
+  async #completeSignUp(request: { userId: string; name: string; email: string; passwordHash: string }): Promise<void> {
+    const { userId, name, email, passwordHash } = request;
+    const created = await this.deps.users.createPasswordUser({ id: userId, email, name, passwordHash });
+    if (created) {
+      await this.sendVerificationEmail({ id: userId, email, name });
+      return;
+    }
+    const existing = await this.deps.users.findUserByEmail(email);
+    if (!existing) return; // the account this job created earlier has been deleted since
+    if (existing.id === userId) {
+      // A retry of this job after it created the account: the link may not have been sent yet.
+      if (!existing.emailVerified) await this.sendVerificationEmail({ id: userId, email, name });
+      return;
+    }
+    // The address already has an account: same answer as for a new one; the owner learns by e-mail.
+    await this.#sendAccountExists(existing.email, existing.fullName);
   }
 
   async signIn(input: { email: string; password: string }, meta: RequestMeta): Promise<WithCookies<SignInResponse>> {
     const { email } = input;
     const now = this.deps.clock.now();
-    const state = await this.deps.lockout.getState(email);
-    if (isLocked(state, now)) {
-      // Refused without looking at the password; counts as a flagged failure.
-      const outcome = await this.deps.lockout.recordFailure(email, now, true);
-      await this.#escalateIfNeeded(outcome.escalated, outcome.state.severity, email, meta, now);
-      throw this.#lockedError(minutesLeft(outcome.state, now));
-    }
+    // One of the window's 5 attempts is taken (atomically, in the database) before the password is
+    // looked at, so no burst of parallel requests gets more than 5 passwords checked.
+    const reservation = await this.deps.lockout.reserve(email, now);
+    await this.#escalateIfNeeded(reservation.escalated, reservation.state.severity, email, meta, now);
+    // Refused without looking at the password (a flagged attempt).
+    if (!reservation.granted) throw this.#lockedError(reservation.minutesLeft);
 
     try {
       const { headers, response } = await this.deps.auth.api.signInEmail({
@@ -124,7 +152,7 @@ export class AuthService {
         headers: meta.headers,
         returnHeaders: true,
       });
-      await this.deps.lockout.clear(email);
+      await this.deps.lockout.clearUnlessLocked(email, now);
       const cookies = headers.getSetCookie();
       if ('twoFactorRedirect' in response && response.twoFactorRedirect) {
         return { result: { twoFactorRequired: true }, cookies };
@@ -134,20 +162,11 @@ export class AuthService {
     } catch (error) {
       const code = errorCode(error);
       if (code === 'INVALID_EMAIL_OR_PASSWORD') {
-        const outcome = await this.deps.lockout.recordFailure(email, now, false);
-        await this.#escalateIfNeeded(outcome.escalated, outcome.state.severity, email, meta, now);
-        if (outcome.lockedNow) {
-          await this.deps.securityEvents.record({
-            type: 'auth.account_locked',
-            severity: 'warning',
-            email,
-            ipAddress: meta.ip,
-            userAgent: meta.userAgent,
-            details: { failedAttempts: outcome.state.failedCount, lockMinutes: LOCKOUT.lockMs / 60_000 },
-            at: now,
-          });
-          throw this.#lockedError(minutesLeft(outcome.state, now));
-        }
+        // Checked now, not when the request started: another request may have locked meanwhile.
+        const checkedAt = this.deps.clock.now();
+        const outcome = await this.deps.lockout.confirmFailure(email, checkedAt);
+        if (outcome.lockedNow) await this.#recordLocked(email, outcome.state, meta, checkedAt);
+        if (outcome.remaining === 0) throw this.#lockedError(minutesLeft(outcome.state, checkedAt));
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidCredentials(outcome.remaining));
       }
       // The session hook (better-auth.ts) refuses disabled accounts.
@@ -156,7 +175,7 @@ export class AuthService {
         // The password was right: send a fresh link rather than leave the user stuck.
         const user = await this.deps.users.findUserByEmail(email);
         if (user && !user.emailVerified) {
-          await this.deps.lockout.clear(email);
+          await this.deps.lockout.clearUnlessLocked(email, now);
           await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
         }
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.emailNotVerified, { details: { reason: 'email_not_verified' } });
@@ -213,10 +232,9 @@ export class AuthService {
     await this.deps.emails.send(user.email, verificationEmail(user.name, url));
   }
 
-  /** Same answer whether or not the address has an account. */
+  /** Same answer, and the same work, whether or not the address has an unverified account: the job looks. */
   async resendVerification(email: string): Promise<void> {
-    const user = await this.deps.users.findUserByEmail(email);
-    if (user && !user.emailVerified) await this.sendVerificationEmail({ id: user.id, email: user.email, name: user.fullName });
+    await this.deps.queue.enqueue(accountMailJob, { kind: 'resend-verification', email });
   }
 
   /** Consumes a verification link and signs its user in. */
@@ -230,9 +248,12 @@ export class AuthService {
     }
   }
 
-  /** Sends a reset link when the address has an account; the answer is the same either way. */
-  async requestPasswordReset(email: string, meta: RequestMeta): Promise<void> {
-    await this.deps.auth.api.requestPasswordReset({ body: { email, redirectTo: '/reset-password' }, headers: meta.headers });
+  /**
+   * Sends a reset link when the address has an account; the answer is the same either way, and so
+   * is the request's work: it only enqueues the job that looks the address up.
+   */
+  async requestPasswordReset(email: string): Promise<void> {
+    await this.deps.queue.enqueue(accountMailJob, { kind: 'password-reset', email });
   }
 
   async isResetTokenValid(token: string): Promise<boolean> {
@@ -278,6 +299,18 @@ export class AuthService {
 
   async getCurrentUser(userId: string): Promise<CurrentUser> {
     return toCurrentUser(await this.deps.users.getUserById(userId));
+  }
+
+  async #recordLocked(email: string, state: LockoutState, meta: RequestMeta, at: Date): Promise<void> {
+    await this.deps.securityEvents.record({
+      type: 'auth.account_locked',
+      severity: 'warning',
+      email,
+      ipAddress: meta.ip,
+      userAgent: meta.userAgent,
+      details: { failedAttempts: state.failedCount, lockMinutes: LOCKOUT.lockMs / 60_000 },
+      at,
+    });
   }
 
   #lockedError(minutes: number): AppError {

@@ -34,6 +34,9 @@ describe.each(ENGINES)('disabled accounts (%s)', (engine) => {
   it('cannot be signed in by a verification link either', async () => {
     const client = app.client();
     await client.post('/api/v1/auth/sign-up', { name: 'Late Off', email: 'late-off@example.com', password: 'Str0ng!Passw0rd', confirmPassword: 'Str0ng!Passw0rd' });
+    // The sign-up job creates the account (this app's workers are not started).
+    await app.queue.start();
+    await app.queue.waitForIdle();
     const user = await app.database.db.selectFrom('users').select('id').where('email', '=', 'late-off@example.com').executeTakeFirstOrThrow();
     await app.database.db.updateTable('users').set({ disabledAt: new Date() }).where('id', '=', user.id).execute();
     const mail = await latestEmail(app.database.db, 'late-off@example.com', 'verification');

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EMPTY_LOCKOUT, isLocked, LOCKOUT, type LockoutState, minutesLeft, registerFailure } from './lockout';
+import { confirmFailure, EMPTY_LOCKOUT, isLocked, LOCKOUT, type LockoutState, minutesLeft, registerFailure, reserveAttempt } from './lockout';
 
 const T0 = new Date('2026-01-01T00:00:00Z');
 const at = (minutes: number) => new Date(T0.getTime() + minutes * 60_000);
@@ -34,6 +34,8 @@ describe('lockout state machine', () => {
     expect(minutesLeft(state, at(10))).toBe(20);
     expect(minutesLeft(state, at(29.99))).toBe(1);
     expect(minutesLeft(EMPTY_LOCKOUT, at(0))).toBe(0);
+    // Asked with a time from before the lock was placed: still at most the lock's 30 minutes.
+    expect(minutesLeft(state, at(-0.5))).toBe(30);
   });
 
   it('starts counting again after 15 quiet minutes', () => {
@@ -110,5 +112,76 @@ describe('lockout state machine', () => {
         examples: [[[{ gapMinutes: 29.99999999999999, flagged: false }, { gapMinutes: 15, flagged: false }, { gapMinutes: 0, flagged: false }, { gapMinutes: 0, flagged: false }, { gapMinutes: 0, flagged: false }]]],
       },
     );
+  });
+});
+
+describe('attempts reserved before the password is checked', () => {
+  it('in sequence, reserve then confirm is exactly registerFailure (answers, lock, severity, escalation)', () => {
+    const event = fc.record({ gapMinutes: fc.oneof(fc.double({ min: 0, max: 14.9, noNaN: true }), fc.double({ min: 15, max: 60, noNaN: true })) });
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 40 }), (events) => {
+        let model = EMPTY_LOCKOUT;
+        let state = EMPTY_LOCKOUT;
+        let minute = 0;
+        for (const { gapMinutes } of events) {
+          minute += gapMinutes;
+          const now = at(minute);
+          // The old flow: an attempt while locked is a flagged failure, otherwise a plain one.
+          const expected = registerFailure(model, now, isLocked(model, now));
+          const reservation = reserveAttempt(state, now);
+          expect(reservation.granted).toBe(!isLocked(model, now));
+          expect(reservation.escalated).toBe(expected.escalated);
+          if (reservation.granted) {
+            const confirmed = confirmFailure(reservation.state, now);
+            expect(confirmed.lockedNow).toBe(expected.lockedNow);
+            expect(confirmed.remaining).toBe(expected.remaining);
+            state = confirmed.state;
+          } else {
+            expect(reservation.minutesLeft).toBe(minutesLeft(expected.state, now));
+            state = reservation.state;
+          }
+          expect(state).toEqual(expected.state);
+          model = expected.state;
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('hands out 5 attempts in a burst; more are refused (severity +3) without counting or locking until a checked password fails', () => {
+    let state = EMPTY_LOCKOUT;
+    for (let i = 1; i <= 5; i++) {
+      const reservation = reserveAttempt(state, at(0));
+      expect(reservation).toMatchObject({ granted: true, state: { failedCount: i, lockedUntil: null } });
+      state = reservation.state;
+    }
+    const sixth = reserveAttempt(state, at(0));
+    expect(sixth).toMatchObject({ granted: false, minutesLeft: 30, state: { failedCount: 5, lastFailedAt: at(0), lockedUntil: null, severity: 8 } });
+    const seventh = reserveAttempt(sixth.state, at(0.1));
+    expect(seventh).toMatchObject({ granted: false, state: { lockedUntil: null, severity: 11 } });
+    expect(seventh.escalated).toBe(true);
+    // The first checked password that turns out wrong locks; later ones keep the lock where it is.
+    const first = confirmFailure(seventh.state, at(0.2));
+    expect(first).toMatchObject({ lockedNow: true, remaining: 0, state: { lockedUntil: at(30.2) } });
+    expect(confirmFailure(first.state, at(0.3))).toMatchObject({ lockedNow: false, remaining: 0, state: { lockedUntil: at(30.2) } });
+    // Once locked, attempts count as flagged failures again.
+    expect(reserveAttempt(first.state, at(1))).toMatchObject({ granted: false, minutesLeft: 30, state: { failedCount: 6, severity: 14 } });
+  });
+
+  it('attempts that were never checked (a crashed instance) do not block the e-mail for longer than 15 quiet minutes', () => {
+    let state = EMPTY_LOCKOUT;
+    for (let i = 0; i < 5; i++) state = reserveAttempt(state, at(0)).state;
+    expect(reserveAttempt(state, at(14)).granted).toBe(false);
+    expect(reserveAttempt(state, at(15))).toMatchObject({ granted: true, state: { failedCount: 1 } });
+  });
+
+  it('locks on the failure that finds 5 attempts counted, even if others are still being checked', () => {
+    let state = EMPTY_LOCKOUT;
+    for (let i = 0; i < 5; i++) state = reserveAttempt(state, at(0)).state;
+    expect(confirmFailure(state, at(0.1))).toMatchObject({ lockedNow: true, remaining: 0, state: { lockedUntil: at(30.1) } });
+    // Three counted, one of them confirmed wrong: two attempts remain.
+    let three = EMPTY_LOCKOUT;
+    for (let i = 0; i < 3; i++) three = reserveAttempt(three, at(0)).state;
+    expect(confirmFailure(three, at(0.1))).toMatchObject({ lockedNow: false, remaining: 2 });
   });
 });

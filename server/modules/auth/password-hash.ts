@@ -36,3 +36,30 @@ export async function verifyPassword({ hash, password }: { hash: string; passwor
   const key = await scrypt(password, Buffer.from(saltText, 'base64url'), expected.length, N, R, P);
   return timingSafeEqual(key, expected);
 }
+
+/** Told of every hash computed and every password checked (tests and the bench count them). */
+export interface PasswordObserver {
+  hashed?(): void;
+  verified?(match: boolean): void;
+}
+
+/** better-auth's `password` option: the functions above, reporting to an observer. */
+export interface PasswordHashing {
+  hash(password: string): Promise<string>;
+  verify(input: { hash: string; password: string }): Promise<boolean>;
+}
+
+export function observedPasswordHashing(observer: PasswordObserver = {}): PasswordHashing {
+  return {
+    async hash(password) {
+      const hash = await hashPassword(password);
+      observer.hashed?.();
+      return hash;
+    },
+    async verify(input) {
+      const match = await verifyPassword(input);
+      observer.verified?.(match);
+      return match;
+    },
+  };
+}

@@ -83,4 +83,24 @@ export class UsersRepository {
   async touchLastLogin(userId: string, at: Date): Promise<void> {
     await this.db.updateTable('users').set({ lastLoginAt: at }).where('id', '=', userId).execute();
   }
+
+  /**
+   * A self-service account (sign-up): unverified, with its password and the default role, in one
+   * transaction. Nothing is written when the e-mail (or the id) is taken; false then.
+   */
+  async createPasswordUser(user: { id: string; email: string; name: string; passwordHash: string }): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const created = await trx
+        .insertInto('users')
+        .values({ id: user.id, email: user.email, fullName: user.name, emailVerified: false })
+        .onConflict((oc) => oc.doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!created) return false;
+      await trx.insertInto('accounts').values({ userId: user.id, accountId: user.id, providerId: 'credential', password: user.passwordHash }).execute();
+      await trx.insertInto('userRoles').values({ userId: user.id, role: DEFAULT_ROLE }).execute();
+      await trx.insertInto('roleChanges').values({ userId: user.id, oldRole: null, newRole: DEFAULT_ROLE }).execute();
+      return true;
+    });
+  }
 }
