@@ -315,7 +315,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
   agentPolicy.register();
-  // Issue 10: the reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
+  // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
   new ReopenNotifier({ db, events, queue, notifications }).register();
   const contactProfiles = new ContactProfiles({ channels: channelsRepository, messaging, adapters, logger });
   queue.register(fetchContactProfileJob, async ({ contactId }, ctx) => {

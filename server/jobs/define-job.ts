@@ -20,6 +20,11 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
    * would otherwise read first, one round trip saved.
    */
   readonly localHint?: string;
+  /**
+   * The payload is replaced by `{}` once the job is completed or has failed for good: for payloads
+   * that must not outlive their use (a password hash, say), though the row is kept for days.
+   */
+  readonly erasePayloadWhenDone?: boolean;
 }
 
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {

@@ -123,6 +123,8 @@ export class JobQueue {
   readonly #listen: boolean;
   readonly #workerId: string;
   readonly #jobs = new Map<string, Registered>();
+  /** Names of the jobs whose payload is erased once they are done (`erasePayloadWhenDone`). */
+  readonly #erasedWhenDone: string[] = [];
   readonly #running = new Set<Promise<void>>();
   /** Id → name of the jobs whose handlers run here now (the heartbeat renews their leases). */
   readonly #runningJobs = new Map<number, string>();
@@ -175,6 +177,7 @@ export class JobQueue {
     if (this.#jobs.has(definition.name)) throw new Error(`Job ${definition.name} is already registered`);
     this.#jobs.set(definition.name, { definition, handler: handler });
     this.#leases = undefined;
+    if (definition.erasePayloadWhenDone) this.#erasedWhenDone.push(definition.name);
   }
 
   /** Adds a job. Returns its id, or null when a singleton with the same key is already pending. */
@@ -590,7 +593,7 @@ export class JobQueue {
       this.#completing = undefined;
       await sql`
         update jobs set status = 'completed', completed_at = statement_timestamp(), updated_at = statement_timestamp(),
-          locked_by = null, locked_until = null, last_error = null
+          locked_by = null, locked_until = null, last_error = null, ${this.#erasedPayload()}
         where id = any(${ids}::bigint[]) and locked_by = ${this.#workerId}`.execute(this.#database.db);
     });
     return this.#completing;
@@ -599,8 +602,14 @@ export class JobQueue {
   async #fail(row: ClaimedRow, message: string): Promise<void> {
     await sql`
       update jobs set status = 'failed', last_error = ${message}, completed_at = statement_timestamp(),
-        locked_by = null, locked_until = null, updated_at = statement_timestamp()
+        locked_by = null, locked_until = null, updated_at = statement_timestamp(), ${this.#erasedPayload()}
       where id = ${row.id} and locked_by = ${this.#workerId}`.execute(this.#database.db);
+  }
+
+  /** The `payload = …` assignment of a finishing job: `{}` for the jobs whose payload is erased when done. */
+  #erasedPayload(): RawBuilder<unknown> {
+    if (this.#erasedWhenDone.length === 0) return sql`payload = payload`;
+    return sql`payload = case when name = any(${this.#erasedWhenDone}::text[]) then '{}'::jsonb else payload end`;
   }
 
   #cleanupIfDue(): void {

@@ -95,6 +95,16 @@ describe.each(ENGINES)('no account discovery by sign-up or forgot-password (%s)'
     expect((await latestEmail(app.database.db, fresh, 'verification')).link).toContain('/api/v1/auth/verify-email?token=');
     const role = await app.database.db.selectFrom('userRoles').select('role').where('userId', '=', freshJob.userId).executeTakeFirstOrThrow();
     expect(role.role).toBe('client');
+    // Done, the jobs keep no password hash (the rows stay for days).
+    const done = await app.database.db
+      .selectFrom('jobs')
+      .select(['status', 'payload'])
+      .where('id', 'in', [forKnown.jobs[0]!.id, forFresh.jobs[0]!.id])
+      .execute();
+    expect(done).toEqual([
+      { status: 'completed', payload: {} },
+      { status: 'completed', payload: {} },
+    ]);
   });
 
   it('a sign-up job run again after it created the account sends the verification link, not "account exists"', async () => {
