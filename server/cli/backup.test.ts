@@ -16,6 +16,7 @@ import { testConfig } from '../../test/helpers/app';
 import { startFakeGraphApi, type FakeGraphApi } from '../../test/helpers/fake-graph-api';
 import { customerText } from '../../test/helpers/inbox';
 import { signature, whatsappDelivery } from '../../test/helpers/meta-webhooks';
+import { type ProcessResult, runNode } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { buildApp, type ParleyApp } from '../app';
 import { pgliteDir } from '../db/data-dir';
@@ -27,29 +28,10 @@ const ACCESS_TOKEN = 'EAAG-backup-access-token-51c2';
 const APP_SECRET = 'backup-app-secret-9f3e';
 const PHONE_NUMBER_ID = '1099887766';
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+type Result = ProcessResult;
 
 function run(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`timed out: ${args.join(' ')}\n${stdout}\n${stderr}`));
-    }, 90_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runNode(args, { cwd, env });
 }
 
 function cli(dataDir: string, args: string[], extra: Record<string, string> = {}): Promise<Result> {

@@ -2,7 +2,6 @@
  * `clients:create` and `channels:create`: in-process through `runCommand` (the same service as the
  * API), and `channels:create` once as a real `npm run parley` process on a temporary data directory.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/app';
 import { ENGINES } from '../../test/helpers/database';
+import { type ProcessResult, runNode } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { sha256Hex } from '../lib/crypto';
 import { checkCommand, CommandError, parseFlags, runCommand } from './commands';
@@ -105,27 +105,8 @@ describe('client and channel commands, as a real process', { timeout: 180_000 },
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/main.ts', ...args], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://parley.example' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        reject(new Error(`timed out: ${args.join(' ')}\n${stdout}\n${stderr}`));
-      }, 90_000);
-      child.on('error', reject);
-      child.on('close', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
+  function cli(args: string[]): Promise<ProcessResult> {
+    return runNode(['--import', 'tsx', 'server/cli/main.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://parley.example' } });
   }
 
   it('channels:create --kind whatsapp prints JSON with the id and the webhook URL, secrets sealed at rest', async () => {
