@@ -41,6 +41,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { VisitorTokens } from './modules/widget/visitor-token';
 import { demoWidgetRoutes, widgetRoutes } from './modules/widget/widget.routes';
 import { WidgetService } from './modules/widget/widget.service';
+import { DeliveryPressure } from './modules/webhooks/delivery-pressure';
 import { processInboundJob } from './modules/webhooks/process-inbound.job';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { createWebhookFastPath, type WebhookFastPath } from './modules/webhooks/webhooks.http';
@@ -149,7 +150,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   const secret = config.authSecret ?? (await getOrCreateSecret(db, 'auth_secret'));
   // A burst of webhook deliveries keeps the CPU for accepting them; jobs wait until it has passed.
-  const queue: JobQueue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: (): boolean => webhooks.underPressure() });
+  const deliveryPressure = new DeliveryPressure();
+  const queue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: () => deliveryPressure.high() });
   const events = new EventBus(database, logger, { jobChannel: queue.channel });
   const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
   // Refuses to start with a key that cannot open this database's secrets (SecretsKeyMismatchError).
@@ -198,7 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const visitorTokens = new VisitorTokens(secret);
   const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
-  const webhooks: WebhooksService = new WebhooksService({
+  const webhooks = new WebhooksService({
     db,
     queue,
     channels: channelsRepository,
@@ -206,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     messaging,
     adapters: metaAdapters,
     logger,
+    pressure: deliveryPressure,
   });
   const clients = new ClientsService({ db });
   const channelsService = new ChannelsService({
