@@ -30,8 +30,8 @@ export interface ParleyServices {
   profile: ProfileService;
   notifications: NotificationsService;
   messaging: MessagingService;
-  conversations: ConversationsRepository;
-  channels: ChannelsRepository;
+  conversationsRepository: ConversationsRepository;
+  channelsRepository: ChannelsRepository;
   events: EventBus;
   realtime: RealtimeHub;
   visitorTokens: VisitorTokens;
