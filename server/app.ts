@@ -2,12 +2,9 @@
  * Composition root: builds every repository and service with only what it uses, registers the
  * routes and the job handlers. Nothing else constructs services.
  */
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import fastifyWebsocket from '@fastify/websocket';
 import type { ChannelKind } from './db/schema';
 import { EventBus } from './events/event-bus';
@@ -44,6 +41,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { VisitorTokens } from './modules/widget/visitor-token';
 import { demoWidgetRoutes, widgetRoutes } from './modules/widget/widget.routes';
 import { WidgetService } from './modules/widget/widget.service';
+import { DeliveryPressure } from './modules/webhooks/delivery-pressure';
 import { processInboundJob } from './modules/webhooks/process-inbound.job';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
 import { createWebhookFastPath, type WebhookFastPath } from './modules/webhooks/webhooks.http';
@@ -60,13 +58,7 @@ import { chatsRoutes } from './modules/chats/chats.routes';
 import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pino, type Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config';
@@ -76,12 +68,15 @@ import { accessPlugin, type RegisteredRoute } from './http/access';
 import { csrfPlugin } from './http/csrf';
 import { registerErrorHandler } from './http/error-handler';
 import { registerJsonBodyParser } from './http/json-body';
+import { registerOpenApi } from './http/openapi';
 import { registerRequestGuard } from './http/request-guard';
+import { registerSecurityHeaders } from './http/security-headers';
+import { type RequestHandler, serverOptions } from './http/server-options';
 import { registerWebApp } from './http/web-app';
 import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
 import { type Clock, systemClock } from './lib/clock';
-import { lazyChildLogger, loggerOptions } from './lib/logger';
+import { loggerOptions } from './lib/logger';
 import { createGuardedHttp } from './lib/guarded-http';
 import { AuthService } from './modules/auth/auth.service';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -110,6 +105,7 @@ import { systemRoutes } from './modules/system/system.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import type { ParleyServices } from './services';
 
 export const VERSION: string = packageJson.version;
 
@@ -130,29 +126,6 @@ export interface BuildAppOptions {
   passwordObserver?: PasswordObserver;
 }
 
-export interface ParleyServices {
-  auth: AuthService;
-  users: UsersService;
-  emails: EmailService;
-  profile: ProfileService;
-  notifications: NotificationsService;
-  messaging: MessagingService;
-  conversations: ConversationsRepository;
-  channels: ChannelsRepository;
-  events: EventBus;
-  realtime: RealtimeHub;
-  visitorTokens: VisitorTokens;
-  webhooks: WebhooksService;
-  channelDeliveries: ChannelDeliveriesRepository;
-  widget: WidgetService;
-  clients: ClientsService;
-  channelsService: ChannelsService;
-  conversationsService: ConversationsService;
-  chats: ChatsService;
-  agents: AgentsService;
-  agentPolicy: AgentPolicy;
-}
-
 export interface ParleyApp {
   server: FastifyInstance;
   /**
@@ -167,20 +140,6 @@ export interface ParleyApp {
   close(): Promise<void>;
 }
 
-/** The CSP the web app is built to pass (no inline scripts, no eval, same-origin connections). */
-export const CONTENT_SECURITY_POLICY = {
-  defaultSrc: ["'self'"],
-  scriptSrc: ["'self'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:', 'https:'],
-  fontSrc: ["'self'", 'data:'],
-  connectSrc: ["'self'"],
-  objectSrc: ["'none'"],
-  baseUri: ["'self'"],
-  formAction: ["'self'"],
-  frameAncestors: ["'none'"],
-};
-
 export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const { config, database } = options;
   const { db } = database;
@@ -191,7 +150,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   const secret = config.authSecret ?? (await getOrCreateSecret(db, 'auth_secret'));
   // A burst of webhook deliveries keeps the CPU for accepting them; jobs wait until it has passed.
-  const queue: JobQueue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: (): boolean => webhooks.underPressure() });
+  const deliveryPressure = new DeliveryPressure();
+  const queue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: () => deliveryPressure.high() });
   const events = new EventBus(database, logger, { jobChannel: queue.channel });
   const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
   // Refuses to start with a key that cannot open this database's secrets (SecretsKeyMismatchError).
@@ -240,7 +200,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const visitorTokens = new VisitorTokens(secret);
   const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
-  const webhooks: WebhooksService = new WebhooksService({
+  const webhooks = new WebhooksService({
     db,
     queue,
     channels: channelsRepository,
@@ -248,6 +208,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     messaging,
     adapters: metaAdapters,
     logger,
+    pressure: deliveryPressure,
   });
   const clients = new ClientsService({ db });
   const channelsService = new ChannelsService({
@@ -290,8 +251,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     profile,
     notifications,
     messaging,
-    conversations: conversationsRepository,
-    channels: channelsRepository,
+    conversationsRepository,
+    channelsRepository,
     events,
     realtime,
     visitorTokens,
@@ -327,31 +288,23 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const fastifyLogger: FastifyBaseLogger = logger;
   // Meta's deliveries are answered before Fastify (webhooks.http.ts); the server Fastify listens
   // with is made here so that they are, with the settings Fastify gives its own servers.
-  let fastifyHandler: ((request: IncomingMessage, response: ServerResponse) => void) | undefined;
+  let fastifyHandler: RequestHandler | undefined;
   // Set once the routes are ready: until then every request goes to Fastify.
   const early: { fastPath?: WebhookFastPath } = {};
   const handle = (request: IncomingMessage, response: ServerResponse): void => {
     if (early.fastPath?.(request, response)) return;
     fastifyHandler?.(request, response);
   };
-  const server = Fastify({
-    serverFactory: (handler, factoryOptions) => {
-      fastifyHandler = handler;
-      // Fastify's own server settings (lib/server.js), which a factory's server does not get otherwise.
-      const o = factoryOptions as { http?: http.ServerOptions; keepAliveTimeout?: number; requestTimeout?: number; connectionTimeout?: number; maxRequestsPerSocket?: number };
-      const created = http.createServer(o.http ?? {}, handle);
-      created.keepAliveTimeout = o.keepAliveTimeout ?? 72_000;
-      created.requestTimeout = o.requestTimeout ?? 0;
-      created.setTimeout(o.connectionTimeout ?? 0);
-      if ((o.maxRequestsPerSocket ?? 0) > 0) created.maxRequestsPerSocket = o.maxRequestsPerSocket ?? 0;
-      return created;
-    },
-    loggerInstance: fastifyLogger,
-    childLoggerFactory: (parent, bindings, options) => lazyChildLogger(parent, bindings, options),
-    trustProxy: config.trustProxy,
-    routerOptions: { ignoreTrailingSlash: true },
-    bodyLimit: 1024 * 1024,
-  }).withTypeProvider<ZodTypeProvider>();
+  const server = Fastify(
+    serverOptions({
+      logger: fastifyLogger,
+      trustProxy: config.trustProxy,
+      handle,
+      onFastifyHandler: (handler) => {
+        fastifyHandler = handler;
+      },
+    }),
+  ).withTypeProvider<ZodTypeProvider>();
   server.setValidatorCompiler(validatorCompiler);
   server.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(server);
@@ -360,26 +313,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
 
   const routes: RegisteredRoute[] = [];
   await server.register(fastifyCookie);
-  await server.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: CONTENT_SECURITY_POLICY },
-    hsts: secureCookies,
-    crossOriginEmbedderPolicy: false,
-  });
+  await registerSecurityHeaders(server, { hsts: secureCookies });
   await server.register(fastifyRateLimit, { global: false });
   await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
-  await server.register(fastifySwagger, {
-    openapi: {
-      info: { title: 'Parley API', version: VERSION, description: 'The HTTP API of Parley. Cookie sessions; state-changing calls need the x-csrf-token header.' },
-    },
-    transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
-  });
-  await server.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    // Swagger UI's default policy adds upgrade-insecure-requests, which breaks plain-HTTP installs.
-    staticCSP:
-      "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'",
-  });
+  await registerOpenApi(server, { version: VERSION });
   await server.register(accessPlugin, {
     registry: routes,
     controlToken: options.controlToken ?? (() => undefined),
@@ -416,12 +353,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     hub: realtime,
     publicUrl: config.publicUrl,
     onUserSeen: (userId) => presence.seen(userId),
-    resolveVisitor: async (widgetId, token) => {
-      const visitorId = visitorTokens.verify(widgetId, token);
-      if (!visitorId) return null;
-      const [channel] = await channelsRepository.findByExternalIds('webchat', [widgetId]);
-      return channel && channel.status === 'active' ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
-    },
+    resolveVisitor: (widgetId, token) => widget.resolveRealtimeVisitor(widgetId, token),
   });
   await server.register(widgetRoutes, { widgetService: widget });
   await server.register(demoWidgetRoutes, { widgetService: widget });

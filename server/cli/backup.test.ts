@@ -142,7 +142,7 @@ describe('parley backup and restore (embedded database)', { timeout: 240_000 }, 
         verifyToken: 'backup-verify-token',
       });
       channelId = created.id;
-      const channel = await app.services.channels.getById(channelId);
+      const channel = await app.services.channelsRepository.getById(channelId);
       for (const [contact, text] of [
         ['447700900001', 'Do you fix brakes?'],
         ['447700900001', 'And gears?'],
@@ -270,7 +270,7 @@ describe('parley backup and restore (embedded database)', { timeout: 240_000 }, 
       const events = await database.db.selectFrom('inboundEvents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       expect(events.n).toBeGreaterThanOrEqual(20);
       expect(events.n).toBeLessThanOrEqual(statuses.length);
-      const channel = await app.services.channels.getWithSecrets(channelId);
+      const channel = await app.services.channelsRepository.getWithSecrets(channelId);
       expect(channel.secretValues).toMatchObject({ accessToken: ACCESS_TOKEN, appSecret: APP_SECRET });
 
       // A delivery signed with the restored app secret is accepted; one signed otherwise is not.

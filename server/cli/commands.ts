@@ -8,7 +8,7 @@ import { engineKind, updateAgentFields } from '../../common/api/agents';
 import { createChannelInput, createClientInput } from '../../common/api/channels';
 import { ROLES } from '../../common/roles';
 import { emailSchema, nameSchema, newPasswordSchema } from '../../common/validation/auth';
-import type { ParleyServices } from '../app';
+import type { ParleyServices } from '../services';
 import { toCurrentUser } from '../modules/users/users.repository';
 
 export interface CommandDefinition<S extends z.ZodType = z.ZodType> {

@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, signedInClient, TEST_PUBLIC_URL, type TestApp, type TestClient } from '../../test/helpers/app';
 import { ENGINES } from '../../test/helpers/database';
-import { CONTENT_SECURITY_POLICY } from '../app';
+import { CONTENT_SECURITY_POLICY } from './security-headers';
 import { loggerOptions } from '../lib/logger';
 import { CSRF_COOKIE, CSRF_HEADER } from './csrf';
 

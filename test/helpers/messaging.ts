@@ -25,7 +25,7 @@ export async function createTestChannel(
       name: kind,
       externalId,
       callbackUrl: kind === 'api' ? (options.callbackUrl ?? 'http://127.0.0.1:9/callback') : null,
-      secrets: Object.keys(secrets).length ? app.services.channels.sealSecrets(secrets) : null,
+      secrets: Object.keys(secrets).length ? app.services.channelsRepository.sealSecrets(secrets) : null,
       verifyTokenHash: secrets.verifyToken ? sha256Hex(secrets.verifyToken) : null,
       appSecretHash: secrets.appSecret ? sha256Hex(secrets.appSecret) : null,
     })

@@ -78,7 +78,7 @@ export async function createMetaChannel(
       kind,
       name: `${kind} test`,
       externalId,
-      secrets: app.services.channels.sealSecrets({ accessToken: `token-${externalId}`, appSecret, verifyToken }),
+      secrets: app.services.channelsRepository.sealSecrets({ accessToken: `token-${externalId}`, appSecret, verifyToken }),
       verifyTokenHash: sha256Hex(verifyToken),
       appSecretHash: sha256Hex(appSecret),
     })

@@ -209,7 +209,7 @@ describe.each(ENGINES)('AI agent policy (%s)', (engine) => {
     const message = await db().selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirstOrThrow();
     expect(message.sentiment).toBeLessThan(-0.75);
     expect(message.priority).toBe('high');
-    const view = await app.services.conversations.findConversationView(conversationId, { clientId: null }, clock.now());
+    const view = await app.services.conversationsRepository.findConversationView(conversationId, { clientId: null }, clock.now());
     expect(view?.sentiment).toBe('negative');
     expect(view?.averageResponseSeconds).not.toBeNull();
   });

@@ -118,7 +118,7 @@ describe.each(ENGINES)('custom-platform (API) channel (%s)', (engine) => {
 
   describe('outbound', () => {
     async function conversationOn(channelId: string, contactId = 'cust-1') {
-      const channel = await app.services.channels.getById(channelId);
+      const channel = await app.services.channelsRepository.getById(channelId);
       return app.services.messaging.recordInbound(channel, { contact: { externalId: contactId }, message: { externalId: `in-${Math.random()}`, type: 'text', text: 'hi' } });
     }
     const deliveriesOf = (messageId: string) =>
@@ -195,7 +195,7 @@ describe.each(ENGINES)('custom-platform (API) channel (%s)', (engine) => {
     it('treats a timeout and an unreachable URL as retryable, and tests the credentials with a signed ping', async () => {
       const http = createGuardedHttp({ allowlist: app.config.outboundAllowlist });
       const adapter = createApiAdapter({ deliveries: app.services.channelDeliveries, clock: systemClock, logger: pino({ level: 'silent' }), http, timeoutMs: 150 });
-      const channel = await app.services.channels.getWithSecrets((await apiChannel()).id);
+      const channel = await app.services.channelsRepository.getWithSecrets((await apiChannel()).id);
       const { messageId, conversationId } = await conversationOn(channel.id);
       const message = { messageId, conversationId, to: 'c', text: 't', senderType: 'agent' as const, createdAt: new Date() };
       const signal = new AbortController().signal;
@@ -319,7 +319,7 @@ describe.each(ENGINES)('API channel callback URLs cannot reach this server or it
     const url = `http://localhost:${port()}/parley/callback`;
     await app.database.db.updateTable('channels').set({ callbackUrl: url }).where('id', '=', channel.id).execute();
     internal.received.length = 0;
-    const stored = await app.services.channels.getById(channel.id);
+    const stored = await app.services.channelsRepository.getById(channel.id);
     const { conversationId } = await app.services.messaging.recordInbound(stored, { contact: { externalId: 'c1' }, message: { externalId: 'in-1', type: 'text', text: 'hi' } });
     const reply = await app.services.messaging.sendMessage(conversationId, { text: 'to the intranet?', senderType: 'agent', senderId: null }, { kind: 'system' });
     await app.queue.waitForIdle();

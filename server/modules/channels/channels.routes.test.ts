@@ -68,7 +68,7 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
     const row = await app.database.db.selectFrom('channels').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(row.verifyTokenHash).toBe(sha256Hex(VERIFY_TOKEN));
     expect(row.appSecretHash).toBe(sha256Hex(APP_SECRET));
-    expect(app.services.channels.openSecrets(row).secretValues).toEqual({ accessToken: ACCESS_TOKEN, appSecret: APP_SECRET, verifyToken: VERIFY_TOKEN });
+    expect(app.services.channelsRepository.openSecrets(row).secretValues).toEqual({ accessToken: ACCESS_TOKEN, appSecret: APP_SECRET, verifyToken: VERIFY_TOKEN });
 
     const listed = await admin.get(`/api/v1/channels?clientId=${client.id}`);
     expect(expectJson<{ channels: ChannelView[] }>(listed, 200).channels).toEqual([expect.objectContaining({ id: created.id, webhookUrl: created.webhookUrl })]);
@@ -93,10 +93,10 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
     const rotated = expectJson<Created>(await admin.post(`/api/v1/channels/${created.id}/rotate-verify-token`, {}), 200);
     expect(rotated.verifyToken).toMatch(/^[A-Za-z0-9_-]{43}$/u);
     expect(rotated.verifyToken).not.toBe(created.verifyToken);
-    expect((await app.services.channels.findByVerifyTokenHash('messenger', sha256Hex(rotated.verifyToken!)))?.id).toBe(created.id);
-    expect(await app.services.channels.findByVerifyTokenHash('messenger', sha256Hex(created.verifyToken!))).toBeUndefined();
+    expect((await app.services.channelsRepository.findByVerifyTokenHash('messenger', sha256Hex(rotated.verifyToken!)))?.id).toBe(created.id);
+    expect(await app.services.channelsRepository.findByVerifyTokenHash('messenger', sha256Hex(created.verifyToken!))).toBeUndefined();
     // The other secrets survive the rotation.
-    expect((await app.services.channels.getWithSecrets(created.id)).secretValues).toMatchObject({ accessToken: ACCESS_TOKEN, appSecret: APP_SECRET });
+    expect((await app.services.channelsRepository.getWithSecrets(created.id)).secretValues).toMatchObject({ accessToken: ACCESS_TOKEN, appSecret: APP_SECRET });
   });
 
   it('connects Instagram, website chat (widget id and embed snippet) and the API channel (signing secret shown once)', async () => {
@@ -161,14 +161,14 @@ describe.each(ENGINES)('channel management API (%s)', (engine) => {
     const renamed = await admin.patch(url, { name: 'Support line', accessToken: 'EAAG-new-token-123456', appSecret: 'new-app-secret-999' });
     expect(expectJson<ChannelView>(renamed, 200)).toMatchObject({ name: 'Support line', status: 'active' });
     expect(renamed.body).not.toContain('new-token');
-    const secrets = (await app.services.channels.getWithSecrets(wa.id)).secretValues;
+    const secrets = (await app.services.channelsRepository.getWithSecrets(wa.id)).secretValues;
     expect(secrets).toMatchObject({ accessToken: 'EAAG-new-token-123456', appSecret: 'new-app-secret-999' });
     expect(secrets.verifyToken).toBeDefined();
     expect((await app.database.db.selectFrom('channels').select('appSecretHash').where('id', '=', wa.id).executeTakeFirstOrThrow()).appSecretHash).toBe(
       sha256Hex('new-app-secret-999'),
     );
 
-    const channel = await app.services.channels.getById(wa.id);
+    const channel = await app.services.channelsRepository.getById(wa.id);
     const { conversationId } = await app.services.messaging.recordInbound(channel, customerText('4915100000', 'hi'));
     expect(expectJson<ChannelView>(await admin.patch(url, { status: 'disabled' }), 200).status).toBe('disabled');
     const refused = await admin.post(`/api/v1/conversations/${conversationId}/messages`, { text: 'hello' });

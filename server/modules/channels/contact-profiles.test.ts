@@ -49,7 +49,7 @@ describe.each(ENGINES)('contact profiles from the Graph API (%s)', (engine) => {
     expect(request?.headers.authorization).toBe('Bearer test-access-token');
     expect(await contactOf(channel, 'PSID777')).toMatchObject({ name: 'Ada Lovelace', avatarUrl: PIC });
     const admin = { clientId: null };
-    const view = await app.services.conversations.findConversationView(conversationId, admin, new Date());
+    const view = await app.services.conversationsRepository.findConversationView(conversationId, admin, new Date());
     expect(view?.contact).toMatchObject({ name: 'Ada Lovelace', avatarUrl: PIC });
     await expect.poll(() => events.some((e) => e.name === 'conversation.updated' && e.payload.conversationId === conversationId && e.performedBy.kind === 'system')).toBe(true);
 

@@ -93,7 +93,7 @@ describe.each(ENGINES)('sending through the Graph API (%s)', (engine) => {
     const failed = await outcome(message.id);
     expect(failed).toMatchObject({ status: 'failed', attempts: 1, errorCode: '131047' });
     expect(graph.requestsTo('POST', '/v21.0/pn-out-2/messages')).toHaveLength(1);
-    const view = await app.services.conversations.findMessageView(message.id, { clientId: null });
+    const view = await app.services.conversationsRepository.findMessageView(message.id, { clientId: null });
     expect(view).toMatchObject({ status: 'failed', errorCode: '131047' });
     expect(view!.errorMessage).toBe('Meta refused the message: more than 24 hours have passed since the customer last wrote, so only a template message can be sent (131047)');
   });

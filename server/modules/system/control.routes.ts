@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ParleyServices } from '../../app';
+import type { ParleyServices } from '../../services';
 import { CommandError, runCommand } from '../../cli/commands';
 import { BackupError } from '../../db/backup';
 import { AppError } from '../../lib/errors';

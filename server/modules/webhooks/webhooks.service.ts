@@ -43,6 +43,8 @@ export interface WebhooksServiceDeps {
   logger: Logger;
   groupCommit?: Partial<GroupCommitOptions>;
   secrets?: WebhookSecretsOptions;
+  /** The deliveries' pressure, shared with whatever waits on it (the job queue's pause); default its own. */
+  pressure?: DeliveryPressure;
 }
 
 export interface HandshakeQuery {
@@ -66,10 +68,11 @@ export class WebhooksService {
   readonly #adapters: ReadonlyMap<MetaKind, MetaChannelAdapter>;
   readonly #batcher: GroupCommit<NewInboundEvent>;
   readonly #logger: Logger;
-  readonly #pressure = new DeliveryPressure();
+  readonly #pressure: DeliveryPressure;
 
   constructor(deps: WebhooksServiceDeps) {
     this.#deps = deps;
+    this.#pressure = deps.pressure ?? new DeliveryPressure();
     this.#adapters = new Map(deps.adapters.map((a) => [a.kind, a]));
     this.#logger = deps.logger.child({ component: 'webhooks' });
     this.secrets = new WebhookSecrets(deps.channels, this.#logger, deps.secrets);

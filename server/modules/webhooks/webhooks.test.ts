@@ -246,7 +246,7 @@ describe.each(ENGINES)('Meta webhooks (%s)', (engine) => {
           kind: 'instagram',
           name: 'new',
           externalId: 'ig-cache-2',
-          secrets: app.services.channels.sealSecrets({ accessToken: 't', appSecret: 'brand-new-secret', verifyToken: 'v' }),
+          secrets: app.services.channelsRepository.sealSecrets({ accessToken: 't', appSecret: 'brand-new-secret', verifyToken: 'v' }),
           verifyTokenHash: 'x',
           appSecretHash: 'y',
         })

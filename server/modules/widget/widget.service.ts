@@ -82,6 +82,17 @@ export class WidgetService {
     return { channel, visitorId };
   }
 
+  /**
+   * The realtime connection's visitor for a token on an active widget (the WebSocket's principal),
+   * or null: the same checks as `authenticate`, without throwing.
+   */
+  async resolveRealtimeVisitor(widgetId: string, token: string): Promise<{ channelId: string; clientId: string; externalId: string } | null> {
+    const visitorId = this.deps.visitorTokens.verify(widgetId, token);
+    if (!visitorId) return null;
+    const [channel] = await this.deps.channels.findByExternalIds('webchat', [widgetId]);
+    return channel && channel.status === 'active' ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
+  }
+
   /** The visitor's conversation, oldest first (empty until they write). */
   async findMessages({ channel, visitorId }: Visitor): Promise<WidgetMessage[]> {
     const rows = await this.deps.conversations

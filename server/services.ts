@@ -1,0 +1,47 @@
+/**
+ * The services app.ts builds, as the CLI's control commands and tests reach them
+ * (ParleyApp.services). Its own file so that those callers need not import app.ts.
+ */
+import type { EventBus } from './events/event-bus';
+import type { AgentPolicy } from './modules/agents/agents.policy';
+import type { AgentsService } from './modules/agents/agents.service';
+import type { AuthService } from './modules/auth/auth.service';
+import type { ChannelDeliveriesRepository } from './modules/channels/channel-deliveries.repository';
+import type { ChannelsRepository } from './modules/channels/channels.repository';
+import type { ChannelsService } from './modules/channels/channels.service';
+import type { ChatsService } from './modules/chats/chats.service';
+import type { ClientsService } from './modules/clients/clients.service';
+import type { ConversationsRepository } from './modules/conversations/conversations.repository';
+import type { ConversationsService } from './modules/conversations/conversations.service';
+import type { MessagingService } from './modules/conversations/messaging.service';
+import type { EmailService } from './modules/email/email.service';
+import type { NotificationsService } from './modules/notifications/notifications.service';
+import type { ProfileService } from './modules/profile/profile.service';
+import type { RealtimeHub } from './modules/realtime/realtime.hub';
+import type { VisitorTokens } from './modules/widget/visitor-token';
+import type { WidgetService } from './modules/widget/widget.service';
+import type { WebhooksService } from './modules/webhooks/webhooks.service';
+import type { UsersService } from './modules/users/users.service';
+
+export interface ParleyServices {
+  auth: AuthService;
+  users: UsersService;
+  emails: EmailService;
+  profile: ProfileService;
+  notifications: NotificationsService;
+  messaging: MessagingService;
+  conversationsRepository: ConversationsRepository;
+  channelsRepository: ChannelsRepository;
+  events: EventBus;
+  realtime: RealtimeHub;
+  visitorTokens: VisitorTokens;
+  webhooks: WebhooksService;
+  channelDeliveries: ChannelDeliveriesRepository;
+  widget: WidgetService;
+  clients: ClientsService;
+  channelsService: ChannelsService;
+  conversationsService: ConversationsService;
+  chats: ChatsService;
+  agents: AgentsService;
+  agentPolicy: AgentPolicy;
+}
