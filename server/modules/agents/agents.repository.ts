@@ -1,0 +1,83 @@
+/**
+ * The SQL of agent configuration: `agents` rows, the clients and channels they belong to, and the
+ * reply statistics shown with an agent. Callers inside a transaction pass it as `db`.
+ */
+import { sql, type Insertable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { Agent, AgentsTable, Channel } from '../../db/schema';
+
+/** The columns written when an agent's configuration is saved. */
+export type AgentRowValues = Omit<Insertable<AgentsTable>, 'id' | 'clientId' | 'createdAt'>;
+
+export class AgentsRepository {
+  constructor(private readonly db: Db) {}
+
+  async clientName(clientId: string, db: Db = this.db): Promise<string | undefined> {
+    const client = await db.selectFrom('clients').select('companyName').where('id', '=', clientId).executeTakeFirst();
+    return client?.companyName;
+  }
+
+  async getClientName(clientId: string): Promise<string> {
+    const client = await this.db.selectFrom('clients').select('companyName').where('id', '=', clientId).executeTakeFirstOrThrow();
+    return client.companyName;
+  }
+
+  /** The clients' ids by company name; only `onlyClientId` when given. */
+  async clientIds(onlyClientId?: string): Promise<string[]> {
+    let q = this.db.selectFrom('clients').select('id').orderBy('companyName');
+    if (onlyClientId !== undefined) q = q.where('id', '=', onlyClientId);
+    return (await q.execute()).map((c) => c.id);
+  }
+
+  async findAgent(clientId: string, db: Db = this.db): Promise<Agent | undefined> {
+    return db.selectFrom('agents').selectAll().where('clientId', '=', clientId).executeTakeFirst();
+  }
+
+  async findAgentForUpdate(clientId: string, trx: Db): Promise<Agent | undefined> {
+    return trx.selectFrom('agents').selectAll().where('clientId', '=', clientId).forUpdate().executeTakeFirst();
+  }
+
+  async upsertAgent(clientId: string, values: AgentRowValues, trx: Db): Promise<void> {
+    await trx
+      .insertInto('agents')
+      .values({ clientId, ...values })
+      .onConflict((oc) => oc.column('clientId').doUpdateSet(values))
+      .execute();
+  }
+
+  async channels(clientId: string): Promise<Pick<Channel, 'id' | 'name' | 'kind'>[]> {
+    return this.db.selectFrom('channels').select(['id', 'name', 'kind']).where('clientId', '=', clientId).orderBy('createdAt').execute();
+  }
+
+  /** How many of `channelIds` belong to the client. */
+  async countOwnedChannels(clientId: string, channelIds: readonly string[], trx: Db): Promise<number> {
+    const owned = await trx.selectFrom('channels').select('id').where('clientId', '=', clientId).where('id', 'in', [...channelIds]).execute();
+    return owned.length;
+  }
+
+  /** The client whose website widget is `widgetId`, if there is one. */
+  async webchatClientId(widgetId: string): Promise<string | undefined> {
+    const channel = await this.db.selectFrom('channels').select('clientId').where('kind', '=', 'webchat').where('externalId', '=', widgetId).executeTakeFirst();
+    return channel?.clientId;
+  }
+
+  /** The agent's answers and hand-offs since `since`, and its average confidence when answering. */
+  async replyStats(clientId: string, since: Date): Promise<{ replies: number; escalations: number; averageConfidence: number | null }> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select([
+        sql<string>`count(*) filter (where ai->>'decision' = 'answer')`.as('replies'),
+        sql<string>`count(*) filter (where ai->>'decision' = 'handoff')`.as('escalations'),
+        sql<number | null>`avg(ai_confidence) filter (where ai->>'decision' = 'answer')`.as('confidence'),
+      ])
+      .where('clientId', '=', clientId)
+      .where('senderType', '=', 'ai')
+      .where('createdAt', '>=', since)
+      .executeTakeFirstOrThrow();
+    return {
+      replies: Number(row.replies),
+      escalations: Number(row.escalations),
+      averageConfidence: row.confidence === null ? null : Number(row.confidence),
+    };
+  }
+}
