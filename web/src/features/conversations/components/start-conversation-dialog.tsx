@@ -12,7 +12,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { contactLabel, PLATFORM_LABEL } from '@/lib/messaging-format';
-import { useClientChoices } from '../api/find-clients';
+import { useClientList } from '@/lib/api/clients';
 import { useContacts } from '../api/find-contacts';
 import { useStartConversation } from '../api/start-conversation';
 
@@ -29,7 +29,7 @@ const EMPTY: StartForm = { clientId: '', contactId: '', text: '' };
 
 export function StartConversationDialog({ onStarted }: { onStarted: (conversation: ConversationView) => void }) {
   const [open, setOpen] = useState(false);
-  const clients = useClientChoices(open);
+  const clients = useClientList({ enabled: open });
   const start = useStartConversation();
   const form = useForm<StartForm, unknown, z.output<typeof startForm>>({ resolver: zodResolver(startForm), defaultValues: EMPTY });
   const { errors } = form.formState;
