@@ -20,11 +20,10 @@
  *   GET   /api/v1/messages/export.csv              exportMessagesQuery -> text/csv (attachment messages-<date>.csv)
  */
 import { z } from 'zod';
+import { channelKind } from './channels';
 
 const isoDate = z.iso.datetime({ offset: true });
 
-export const platform = z.enum(['whatsapp', 'messenger', 'instagram', 'webchat', 'api']);
-export type Platform = z.infer<typeof platform>;
 export const conversationStatus = z.enum(['active', 'pending', 'escalated', 'resolved']);
 export type ConversationStatus = z.infer<typeof conversationStatus>;
 export const handledBy = z.enum(['ai', 'human']);
@@ -40,7 +39,7 @@ export const contactView = z.object({
   id: z.uuid(),
   clientId: z.uuid(),
   channelId: z.uuid(),
-  platform,
+  platform: channelKind,
   externalId: z.string(),
   name: z.string().nullable(),
   avatarUrl: z.string().nullable(),
@@ -57,7 +56,7 @@ export const conversationView = z.object({
   clientName: z.string(),
   channelId: z.uuid(),
   channelName: z.string(),
-  platform,
+  platform: channelKind,
   contact: z.object({ id: z.uuid(), name: z.string().nullable(), externalId: z.string(), avatarUrl: z.string().nullable() }),
   title: z.string().nullable(),
   status: conversationStatus,
@@ -103,7 +102,7 @@ export const messageView = z.object({
   clientId: z.uuid(),
   clientName: z.string(),
   contactName: z.string().nullable(),
-  platform,
+  platform: channelKind,
   direction: z.enum(['inbound', 'outbound']),
   senderType,
   senderId: z.uuid().nullable(),

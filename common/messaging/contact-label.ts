@@ -1,4 +1,4 @@
-import type { Platform } from '../api/conversations';
+import type { ChannelKind } from '../api/channels';
 
 /**
  * Who a contact is, for people (thread, lists, notifications, e-mails): the name the platform or
@@ -7,7 +7,7 @@ import type { Platform } from '../api/conversations';
  * token's last four characters, like the help desks do, so two visitors still look different.
  * Searches match the same label: `contactLabelSql` in server/modules/conversations/conversations.repository.ts.
  */
-export function contactLabel(contact: { name: string | null; externalId: string }, platform?: Platform): string {
+export function contactLabel(contact: { name: string | null; externalId: string }, platform?: ChannelKind): string {
   const name = contact.name?.trim();
   if (name) return name;
   const id = contact.externalId;

@@ -47,18 +47,17 @@ export class ChannelDeliveriesRepository {
     return Number(row?.n ?? 0);
   }
 
-  /** The latest attempts of one channel, newest first. */
+  /** The latest attempts of one channel, newest first (by id: the order they were recorded in). */
   async findChannelDeliveries(channelId: string, limit = 100): Promise<ChannelDeliveryView[]> {
     const rows = await this.db
       .selectFrom('channelDeliveries')
       .selectAll()
       .where('channelId', '=', channelId)
-      .orderBy('createdAt', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
     return rows.map((r) => ({
-      id: r.id,
+      id: Number(r.id), // bigint: a string from node-postgres
       messageId: r.messageId,
       attempt: r.attempt,
       url: r.url,

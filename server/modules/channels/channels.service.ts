@@ -10,12 +10,14 @@
  */
 import type { z } from 'zod';
 import type { ChannelView, createChannelInput, updateChannelInput } from '../../../common/api/channels';
+import { CHANNEL_KIND_LABEL } from '../../../common/messaging/channel-label';
 import type { Db } from '../../db/database';
 import type { Channel, ChannelKind } from '../../db/schema';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors';
 import type { ChannelAdapter, ChannelSecrets } from './adapters/channel-adapter';
 import type { ChannelsRepository } from './channels.repository';
+import { ChannelDeliveriesRepository } from './channel-deliveries.repository';
 
 export type CreateChannelCommand = z.output<typeof createChannelInput>;
 export type UpdateChannelCommand = z.output<typeof updateChannelInput>;
@@ -23,14 +25,6 @@ export type CreatedChannel = ChannelView & { verifyToken?: string; signingSecret
 
 const META_KINDS: ReadonlySet<ChannelKind> = new Set(['whatsapp', 'messenger', 'instagram']);
 const TEST_TIMEOUT_MS = 10_000;
-
-const PLATFORM_NAMES: Record<ChannelKind, string> = {
-  whatsapp: 'WhatsApp',
-  messenger: 'Messenger',
-  instagram: 'Instagram',
-  webchat: 'Website chat',
-  api: 'Custom platform',
-};
 
 /** The input field that carries each kind's platform id (for 409 field messages). */
 const EXTERNAL_ID_FIELD: Partial<Record<ChannelKind, { field: string; label: string }>> = {
@@ -67,7 +61,12 @@ export function outboundFieldMessage(reason: string): string {
 }
 
 export class ChannelsService {
-  constructor(private readonly deps: ChannelsServiceDeps) {}
+  /** The delivery log's reads (its writer is the API adapter, over the same repository). */
+  readonly #deliveries: ChannelDeliveriesRepository;
+
+  constructor(private readonly deps: ChannelsServiceDeps) {
+    this.#deliveries = new ChannelDeliveriesRepository(deps.db);
+  }
 
   #query(db: Db = this.deps.db) {
     return db.selectFrom('channels').innerJoin('clients', 'clients.id', 'channels.clientId').selectAll('channels').select('clients.companyName as clientName');
@@ -168,7 +167,7 @@ export class ChannelsService {
     } catch (error) {
       const field = EXTERNAL_ID_FIELD[input.kind];
       if (field && isUniqueViolation(error)) {
-        const message = `This ${field.label} is already connected to a ${PLATFORM_NAMES[input.kind]} channel`;
+        const message = `This ${field.label} is already connected to a ${CHANNEL_KIND_LABEL[input.kind]} channel`;
         throw new AppError('CONFLICT', message, { fields: { [field.field]: message }, details: { reason: 'duplicate_channel' }, cause: error });
       }
       throw error;
@@ -247,35 +246,18 @@ export class ChannelsService {
   async testChannel(id: string): Promise<{ ok: boolean; message: string }> {
     const channel = await this.deps.channels.getWithSecrets(id);
     const adapter = this.deps.adapters.get(channel.kind);
-    if (!adapter) return { ok: false, message: `Checking ${PLATFORM_NAMES[channel.kind]} credentials is not available on this server yet.` };
+    if (!adapter) return { ok: false, message: `Checking ${CHANNEL_KIND_LABEL[channel.kind]} credentials is not available on this server yet.` };
     try {
       return await adapter.testCredentials(channel, AbortSignal.timeout(TEST_TIMEOUT_MS));
     } catch (error) {
       const reason = error instanceof Error && error.name === 'TimeoutError' ? 'no answer within 10 seconds' : error instanceof Error ? error.message : String(error);
-      return { ok: false, message: `Could not check the ${PLATFORM_NAMES[channel.kind]} credentials: ${reason.slice(0, 300)}` };
+      return { ok: false, message: `Could not check the ${CHANNEL_KIND_LABEL[channel.kind]} credentials: ${reason.slice(0, 300)}` };
     }
   }
 
-  /** The latest callback attempts of an API channel (empty for other kinds). */
+  /** The latest callback attempts of an API channel (empty for other kinds), newest first. */
   async findDeliveries(id: string, limit = 100) {
     await this.deps.channels.getById(id);
-    const rows = await this.deps.db
-      .selectFrom('channelDeliveries')
-      .selectAll()
-      .where('channelId', '=', id)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      messageId: r.messageId,
-      attempt: r.attempt,
-      url: r.url,
-      statusCode: r.statusCode,
-      responseBody: r.responseBody,
-      error: r.error,
-      durationMs: r.durationMs,
-      createdAt: r.createdAt.toISOString(),
-    }));
+    return this.#deliveries.findChannelDeliveries(id, limit);
   }
 }

@@ -1,9 +1,9 @@
-import type { Platform } from '@common/api/conversations';
+import type { ChannelKind } from '@common/api/channels';
 import { cn } from '@/lib/cn';
 import { DOT_CLASS, DOT_LABEL, dotPlatform } from '@/lib/messaging-format';
 
 /** The platform colour dot, named for screen readers. */
-export function PlatformDot({ platform, className }: { platform: Platform; className?: string }) {
+export function PlatformDot({ platform, className }: { platform: ChannelKind; className?: string }) {
   const dot = dotPlatform(platform);
   return (
     <span

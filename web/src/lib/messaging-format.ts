@@ -1,20 +1,14 @@
 /** Labels, colours and text helpers shared by the messaging screens. */
-import type { ConversationStatus, MessageStatus, Platform, Priority } from '@common/api/conversations';
-
-export const PLATFORM_LABEL: Record<Platform, string> = {
-  whatsapp: 'WhatsApp',
-  messenger: 'Messenger',
-  instagram: 'Instagram',
-  webchat: 'Website chat',
-  api: 'API',
-};
+import type { ChannelKind } from '@common/api/channels';
+import type { ConversationStatus, MessageStatus, Priority } from '@common/api/conversations';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
 
 /**
  * The platform colour dot (spec part 1 §2.12 names whatsapp, instagram and facebook): Messenger is
  * Facebook's, website chat and API channels get a neutral dot.
  */
 export type DotPlatform = 'whatsapp' | 'instagram' | 'facebook' | 'webchat' | 'api';
-export function dotPlatform(platform: Platform): DotPlatform {
+export function dotPlatform(platform: ChannelKind): DotPlatform {
   return platform === 'messenger' ? 'facebook' : platform;
 }
 export const DOT_CLASS: Record<DotPlatform, string> = {
@@ -25,11 +19,11 @@ export const DOT_CLASS: Record<DotPlatform, string> = {
   api: 'bg-slate-400',
 };
 export const DOT_LABEL: Record<DotPlatform, string> = {
-  whatsapp: 'WhatsApp',
-  instagram: 'Instagram',
+  whatsapp: CHANNEL_KIND_LABEL.whatsapp,
+  instagram: CHANNEL_KIND_LABEL.instagram,
   facebook: 'Facebook',
-  webchat: 'Website chat',
-  api: 'API',
+  webchat: CHANNEL_KIND_LABEL.webchat,
+  api: CHANNEL_KIND_LABEL.api,
 };
 
 export const STATUS_LABEL: Record<ConversationStatus, string> = {

@@ -4,7 +4,6 @@ export const agentKeys = {
   detail: (clientId: string) => [...agentKeys.all, 'detail', clientId] as const,
   knowledgeOf: (clientId: string) => [...agentKeys.all, 'knowledge', clientId] as const,
   knowledge: (clientId: string, search: string) => [...agentKeys.knowledgeOf(clientId), search] as const,
-  clientChoices: () => ['clients', 'choices', 'agents'] as const,
 };
 
 export const clientPath = (clientId: string) => `/api/v1/clients/${encodeURIComponent(clientId)}`;

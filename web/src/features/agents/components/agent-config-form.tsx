@@ -22,19 +22,12 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-client';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
 import { formatDateTime } from '@/lib/format';
 import { useUpdateAgent } from '../api/update-agent';
 import { agentFieldErrors, agentFormResolver, toAgentForm, usesBaseUrl, usesLlm, type AgentForm, type AgentFormControl } from '../lib/agent-form';
 import { browserTimeZone } from '../lib/business-hours';
 import { BusinessHoursFields } from './business-hours-fields';
-
-const CHANNEL_KIND_LABEL: Record<AgentView['channels'][number]['kind'], string> = {
-  whatsapp: 'WhatsApp',
-  messenger: 'Messenger',
-  instagram: 'Instagram',
-  webchat: 'Website chat',
-  api: 'Custom platform (API)',
-};
 
 const MODEL_PLACEHOLDER: Record<AgentForm['engine'], string> = {
   embedded: '',

@@ -7,8 +7,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import type { ClientView } from '@common/api/channels';
+import { useClientList } from '@/lib/api/clients';
 import { errorMessage } from '@/lib/api-client';
-import { useAgentClients } from '../api/find-agent-clients';
 import { useAgent } from '../api/get-agent';
 import { AgentConfigForm } from './agent-config-form';
 import { KnowledgeBase } from './knowledge-base';
@@ -16,6 +17,9 @@ import { TrainingStatusCard } from './training-status';
 import { TryAgentCard } from './try-agent';
 
 type Section = 'configuration' | 'knowledge';
+
+/** The clients whose agent an admin can pick, by company name. */
+const byCompanyName = (clients: ClientView[]) => [...clients].sort((a, b) => a.companyName.localeCompare(b.companyName));
 
 /** One client's agent: its configuration or knowledge base, beside the training status and "Try the agent". */
 function AgentWorkspace({ clientId, section, onSection }: { clientId: string; section: Section; onSection: (s: Section) => void }) {
@@ -76,7 +80,7 @@ function AgentWorkspace({ clientId, section, onSection }: { clientId: string; se
  */
 export function AgentsSettings() {
   const [params, setParams] = useSearchParams();
-  const clients = useAgentClients();
+  const clients = useClientList({ select: byCompanyName });
   const requested = params.get('client');
   const section: Section = params.get('section') === 'knowledge' ? 'knowledge' : 'configuration';
   const clientId = requested && clients.data?.some((c) => c.id === requested) ? requested : null;

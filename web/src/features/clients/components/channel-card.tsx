@@ -15,7 +15,8 @@ import { useDeliveries } from '../api/get-deliveries';
 import { useRotateVerifyToken } from '../api/rotate-verify-token';
 import { useTestChannel } from '../api/test-channel';
 import { useUpdateChannel } from '../api/update-channel';
-import { CHANNEL_KIND_LABEL, EXTERNAL_ID_LABEL, isMetaKind } from '../lib/channels';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
+import { EXTERNAL_ID_LABEL, isMetaKind } from '../lib/channels';
 import { ChannelSecrets } from './channel-secrets';
 
 const SECRET_LABEL = { accessToken: 'Access token', appSecret: 'App secret', verifyToken: 'Verify token', signingSecret: 'Signing secret' } as const;

@@ -23,7 +23,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-client';
 import { formatRelative } from '@/lib/format';
-import { useClients } from '../api/find-clients';
+import { useClientList } from '@/lib/api/clients';
 import {
   DEFAULT_CLIENT_QUERY,
   filterClients,
@@ -158,7 +158,7 @@ const TABS: { value: ClientTab; label: string }[] = [
  * A client's profile and channels open in a side panel with `?client=<id>`.
  */
 export function ClientsDirectory({ role, view }: { role: Role; view: 'cards' | 'table' }) {
-  const clients = useClients();
+  const clients = useClientList();
   const [params, setParams] = useSearchParams();
   const openId = params.get('client');
   const [query, setQuery] = useState<ClientQuery>(DEFAULT_CLIENT_QUERY);

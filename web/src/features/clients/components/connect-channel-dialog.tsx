@@ -9,10 +9,10 @@ import { fieldA11y, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useCreateChannel } from '../api/create-channel';
 import {
-  CHANNEL_KIND_LABEL,
   EMPTY_CONNECT_FORM,
   EXTERNAL_ID_LABEL,
   fieldsFor,

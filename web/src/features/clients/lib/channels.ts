@@ -2,14 +2,6 @@
 import type { ChannelKind, CreateChannelInput } from '@common/api/channels';
 import { createChannelInput } from '@common/api/channels';
 
-export const CHANNEL_KIND_LABEL: Record<ChannelKind, string> = {
-  whatsapp: 'WhatsApp',
-  messenger: 'Messenger',
-  instagram: 'Instagram',
-  webchat: 'Website chat',
-  api: 'Custom platform (API)',
-};
-
 /** What `externalId` is on each kind. */
 export const EXTERNAL_ID_LABEL: Record<ChannelKind, string> = {
   whatsapp: 'Phone number ID',

@@ -12,7 +12,8 @@ import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-client';
 import { cn } from '@/lib/cn';
 import { formatRelative } from '@/lib/format';
-import { contactLabel, PLATFORM_LABEL, STATUS_LABEL, truncateText } from '@/lib/messaging-format';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
+import { contactLabel, STATUS_LABEL, truncateText } from '@/lib/messaging-format';
 import type { useConversations } from '../api/find-conversations';
 import { CONVERSATION_TABS, type ConversationListTab } from '../lib/tabs';
 import { StatusBadge } from './status-badge';
@@ -100,7 +101,7 @@ function ConversationItem({ conversation, selected, showClient }: { conversation
           )}
           <span className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             <StatusBadge status={conversation.status} />
-            <span>{showClient ? conversation.clientName : PLATFORM_LABEL[conversation.platform]}</span>
+            <span>{showClient ? conversation.clientName : CHANNEL_KIND_LABEL[conversation.platform]}</span>
             {conversation.unreadCount > 0 ? (
               <Badge className="ml-auto rounded-full tabular-nums" aria-label={`${conversation.unreadCount} unread`}>
                 {conversation.unreadCount}

@@ -10,7 +10,8 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { contactLabel, formatConfidence, PLATFORM_LABEL, STATUS_LABEL } from '@/lib/messaging-format';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
+import { contactLabel, formatConfidence, STATUS_LABEL } from '@/lib/messaging-format';
 import { useConversation } from '../api/get-conversation';
 import { useThread } from '../api/get-thread';
 import { useMarkConversationRead } from '../api/mark-conversation-read';
@@ -65,8 +66,8 @@ function ConversationHeader({ conversation, userId, showClient }: { conversation
           </h2>
           <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm text-muted-foreground">
             <PlatformDot platform={conversation.platform} />
-            <span>{PLATFORM_LABEL[conversation.platform]}</span>
-            {conversation.channelName !== PLATFORM_LABEL[conversation.platform] ? (
+            <span>{CHANNEL_KIND_LABEL[conversation.platform]}</span>
+            {conversation.channelName !== CHANNEL_KIND_LABEL[conversation.platform] ? (
               <>
                 <span aria-hidden>·</span>
                 <span>{conversation.channelName}</span>

@@ -11,8 +11,9 @@ import { fieldA11y, FormField } from '@/components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-client';
-import { contactLabel, PLATFORM_LABEL } from '@/lib/messaging-format';
-import { useClientChoices } from '../api/find-clients';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
+import { contactLabel } from '@/lib/messaging-format';
+import { useClientList } from '@/lib/api/clients';
 import { useContacts } from '../api/find-contacts';
 import { useStartConversation } from '../api/start-conversation';
 
@@ -29,7 +30,7 @@ const EMPTY: StartForm = { clientId: '', contactId: '', text: '' };
 
 export function StartConversationDialog({ onStarted }: { onStarted: (conversation: ConversationView) => void }) {
   const [open, setOpen] = useState(false);
-  const clients = useClientChoices(open);
+  const clients = useClientList({ enabled: open });
   const start = useStartConversation();
   const form = useForm<StartForm, unknown, z.output<typeof startForm>>({ resolver: zodResolver(startForm), defaultValues: EMPTY });
   const { errors } = form.formState;
@@ -138,7 +139,7 @@ export function StartConversationDialog({ onStarted }: { onStarted: (conversatio
                     <SelectContent>
                       {(contacts.data ?? []).map((c) => (
                         <SelectItem key={c.id} value={c.id}>
-                          {contactLabel(c, c.platform)} · {PLATFORM_LABEL[c.platform]}
+                          {contactLabel(c, c.platform)} · {CHANNEL_KIND_LABEL[c.platform]}
                         </SelectItem>
                       ))}
                     </SelectContent>

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { findClientsResponse } from '@common/api/channels';
+import { findClients } from '@/lib/api/clients';
 import { findConversationsResponse, type ConversationView } from '@common/api/conversations';
 import { apiRequest } from '@/lib/api-client';
 import { conversationKeys } from '@/lib/messaging-keys';
@@ -32,7 +32,7 @@ export async function getDashboardOverview(withClients: boolean, signal?: AbortS
   const [recent, active, clients] = await Promise.all([
     apiRequest('/api/v1/conversations', findConversationsResponse, { query: { tab: 'all', limit: RESPONSE_TIME_SAMPLE }, signal }),
     apiRequest('/api/v1/conversations', findConversationsResponse, { query: { tab: 'active', limit: ACTIVE_LIST_SIZE }, signal }),
-    withClients ? apiRequest('/api/v1/clients', findClientsResponse, { signal }).then((r) => r.clients) : Promise.resolve(null),
+    withClients ? findClients(signal) : Promise.resolve(null),
   ]);
   const { counts } = recent;
   const average = averageResponseSeconds(recent.conversations);

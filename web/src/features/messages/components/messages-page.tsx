@@ -17,7 +17,8 @@ import { useLiveInbox } from '@/hooks/use-live-messaging';
 import { cn } from '@/lib/cn';
 import { formatRelative } from '@/lib/format';
 import type { MessagesFilter } from '@/lib/messaging-keys';
-import { PLATFORM_LABEL, truncateText } from '@/lib/messaging-format';
+import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
+import { truncateText } from '@/lib/messaging-format';
 import { useMessages } from '../api/find-messages';
 import { useMarkMessageRead } from '../api/mark-message-read';
 import { FILTER_LABEL, messageSenderName } from '../lib/messages';
@@ -91,7 +92,7 @@ function MessageRow({ message }: { message: MessageView }) {
           <span className="font-medium">{name}</span>
         </div>
         <div className="text-xs text-muted-foreground">
-          {message.clientName} · {PLATFORM_LABEL[message.platform]}
+          {message.clientName} · {CHANNEL_KIND_LABEL[message.platform]}
         </div>
       </TableCell>
       <TableCell className="max-w-md min-w-40 align-top whitespace-normal">
@@ -129,7 +130,7 @@ function MessageCard({ message }: { message: MessageView }) {
             <span className="truncate font-medium">{name}</span>
           </div>
           <div className="truncate text-xs text-muted-foreground">
-            {message.clientName} · {PLATFORM_LABEL[message.platform]}
+            {message.clientName} · {CHANNEL_KIND_LABEL[message.platform]}
           </div>
         </div>
         <time dateTime={message.createdAt} className="shrink-0 text-xs text-muted-foreground">

@@ -23,7 +23,7 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useCreateUser } from '../api/create-user';
-import { useClientChoices } from '../api/get-client-choices';
+import { useClientList } from '@/lib/api/clients';
 
 const EMPTY = { name: '', email: '', password: '', role: 'client' as Role, clientId: null as string | null };
 /** Radix Select items cannot have an empty value. */
@@ -37,7 +37,7 @@ export function CreateUserDialog() {
   const { errors } = form.formState;
   const password = useWatch({ control: form.control, name: 'password' });
   const role = useWatch({ control: form.control, name: 'role' });
-  const clients = useClientChoices(open && role === 'client');
+  const clients = useClientList({ enabled: open && role === 'client' });
 
   const onSubmit = form.handleSubmit((values) => {
     create.mutate(values, {
