@@ -280,18 +280,29 @@ const profileUrl = z.url().max(2048).nullish().catch(null);
  */
 const messengerProfile = z.object({ first_name: profileText, last_name: profileText, profile_pic: profileUrl }).loose();
 
-export async function fetchMessengerProfile(graph: GraphApiConfig, channel: ChannelWithSecrets, psid: string, signal: AbortSignal): Promise<ContactProfile> {
+export function fetchMessengerProfile(graph: GraphApiConfig, channel: ChannelWithSecrets, psid: string, signal: AbortSignal): Promise<ContactProfile> {
+  return fetchProfile(graph, channel, psid, signal, messengerProfile, (p) => [p.first_name, p.last_name].filter(Boolean).join(' ').trim());
+}
+
+/** One User Profile API call (`GET /{id}?fields=…`, the schema's keys) and the contact's name from its answer. */
+async function fetchProfile<T extends { profile_pic?: string | null | undefined }>(
+  graph: GraphApiConfig,
+  channel: ChannelWithSecrets,
+  id: string,
+  signal: AbortSignal,
+  schema: z.ZodType<T> & { keyof(): { options: readonly string[] } },
+  nameOf: (profile: T) => string | null | undefined,
+): Promise<ContactProfile> {
   const answer = await graphRequest(graph, {
     method: 'GET',
-    path: encodeURIComponent(psid),
-    query: { fields: 'first_name,last_name,profile_pic' },
+    path: encodeURIComponent(id),
+    query: { fields: schema.keyof().options.join(',') },
     accessToken: accessToken(channel),
     signal,
   });
-  const parsed = messengerProfile.safeParse(answer);
+  const parsed = schema.safeParse(answer);
   if (!parsed.success) throw unexpectedAnswer('a profile');
-  const name = [parsed.data.first_name, parsed.data.last_name].filter(Boolean).join(' ').trim();
-  return { name: name || null, avatarUrl: parsed.data.profile_pic ?? null };
+  return { name: nameOf(parsed.data) || null, avatarUrl: parsed.data.profile_pic ?? null };
 }
 
 /**
@@ -302,18 +313,8 @@ export async function fetchMessengerProfile(graph: GraphApiConfig, channel: Chan
  */
 const instagramProfile = z.object({ name: profileText, username: profileText, profile_pic: profileUrl }).loose();
 
-export async function fetchInstagramProfile(graph: GraphApiConfig, channel: ChannelWithSecrets, igsid: string, signal: AbortSignal): Promise<ContactProfile> {
-  const answer = await graphRequest(graph, {
-    method: 'GET',
-    path: encodeURIComponent(igsid),
-    query: { fields: 'name,username,profile_pic' },
-    accessToken: accessToken(channel),
-    signal,
-  });
-  const parsed = instagramProfile.safeParse(answer);
-  if (!parsed.success) throw unexpectedAnswer('a profile');
-  const name = parsed.data.name || (parsed.data.username ? `@${parsed.data.username}` : null);
-  return { name: name || null, avatarUrl: parsed.data.profile_pic ?? null };
+export function fetchInstagramProfile(graph: GraphApiConfig, channel: ChannelWithSecrets, igsid: string, signal: AbortSignal): Promise<ContactProfile> {
+  return fetchProfile(graph, channel, igsid, signal, instagramProfile, (p) => p.name || (p.username ? `@${p.username}` : null));
 }
 
 export function createMessengerAdapter(graph: GraphApiConfig): MetaChannelAdapter {
