@@ -4,7 +4,7 @@
  * restored directory opened by a real app that must find every conversation and message and open
  * the channel's sealed secrets. Only the Graph API is faked (loopback).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -16,7 +16,7 @@ import { testConfig } from '../../test/helpers/app';
 import { startFakeGraphApi, type FakeGraphApi } from '../../test/helpers/fake-graph-api';
 import { customerText } from '../../test/helpers/inbox';
 import { signature, whatsappDelivery } from '../../test/helpers/meta-webhooks';
-import { type ProcessResult, runNode } from '../../test/helpers/processes';
+import { type ProcessResult, runNode, startParleyServer } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { buildApp, type ParleyApp } from '../app';
 import { pgliteDir } from '../db/data-dir';
@@ -46,8 +46,8 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-function startServer(dataDir: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+async function startServer(dataDir: string, port: number): Promise<ChildProcess> {
+  const { child } = await startParleyServer({
     cwd: ROOT,
     env: {
       PATH: process.env.PATH,
@@ -59,25 +59,8 @@ function startServer(dataDir: string, port: number): Promise<ChildProcess> {
       WEB_DIST_DIR: path.join(dataDir, 'no-web'),
       GRAPH_API_BASE_URL: 'http://127.0.0.1:9',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const onData = (c: Buffer) => {
-      output += c.toString();
-      if (output.includes('Parley is running at')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
+  return child;
 }
 
 /** An in-process app on an embedded data directory, as `npm start` would open it (key from DATA_DIR/secrets.key). */

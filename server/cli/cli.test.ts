@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProcessResult, runNode } from '../../test/helpers/processes';
+import { type ProcessResult, runNode, startParleyServer } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { lockPath } from '../db/data-dir-lock';
 
@@ -43,28 +43,7 @@ async function freePort(): Promise<number> {
 
 /** A running `server/main.ts`; resolves once it printed that it is running. */
 function startServer(dataDir: string, port: number): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: baseEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', WEB_DIST_DIR: path.join(dataDir, 'no-web-build') }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
-    const onData = (c: Buffer) => {
-      output += c.toString();
-      if (output.includes('Parley is running at')) {
-        clearTimeout(timer);
-        resolve({ child, output: () => output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
+  return startParleyServer({ cwd: ROOT, env: baseEnv(dataDir, { PORT: String(port), HOST: '127.0.0.1', WEB_DIST_DIR: path.join(dataDir, 'no-web-build') }) });
 }
 
 /** Signs in over real HTTP, CSRF cookie and header included; returns the status. */

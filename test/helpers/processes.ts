@@ -2,7 +2,7 @@
  * A Node.js child process run to its end (the command line, a server script), with what it
  * printed. Killed and refused after `timeoutMs`, with its output in the error.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 
 export interface ProcessResult {
   code: number | null;
@@ -25,6 +25,28 @@ export function runNode(args: string[], options: { cwd: string; env: NodeJS.Proc
     child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** A Parley server process (`server/main.ts` through tsx); resolves once it printed that it is running. */
+export function startParleyServer(options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
+    const onData = (c: Buffer) => {
+      output += c.toString();
+      if (output.includes('Parley is running at')) {
+        clearTimeout(timer);
+        resolve({ child, output: () => output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
     });
   });
 }
