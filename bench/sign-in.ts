@@ -12,7 +12,7 @@ import { buildApp, type ParleyApp } from '../server/app';
 import { loadConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
-import { hashPassword, type PasswordObserver, SCRYPT_PARAMS, verifyPassword } from '../server/modules/auth/password-hash';
+import { hashPassword, type PasswordObserver, SCRYPT_PARAMS, verifyPassword } from '../server/lib/password-hash';
 import { compareTimings, seededRandom } from './lib/compare';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { describe, load, type LoadResult } from './lib/load';
@@ -314,11 +314,11 @@ export const signIn: BenchGroup = {
   id: 'sign-in',
   title: 'Sign-in and password hashing',
   method: [
-    `Hashing: \`hashPassword\` / \`verifyPassword\` from server/modules/auth/password-hash.ts in the bench process, median of 8 sequential calls; "per second on one core" is 1000 ÷ the verify median; the saturated figure runs as many verifies at once as the libuv pool has threads (scrypt runs there) for 3 s.`,
+    `Hashing: \`hashPassword\` / \`verifyPassword\` from server/lib/password-hash.ts in the bench process, median of 8 sequential calls; "per second on one core" is 1000 ÷ the verify median; the saturated figure runs as many verifies at once as the libuv pool has threads (scrypt runs there) for 3 s.`,
     `Sign-in: \`node scripts/start.mjs\` on a fresh database with ADMIN_EMAIL/ADMIN_PASSWORD set (that admin signs in), AUTH_RATE_LIMIT_PER_MINUTE=100000000, LOG_LEVEL=warn. autocannon ${CONNECTIONS} connections (the lockout checks at most 5 passwords of one account at once; until issue 10 this ran 20), ${WARMUP_S} s warm-up, a 2 s pause, then ${DURATION_S} s, body {email, password}, CSRF double-submit (cookie parley_csrf=x, header x-csrf-token: x). req/s counts 2xx answers only; each one created a session row.`,
     `Baseline: the bare Fastify hello-world route (bench/fixtures/hello-fastify.mjs) in its own process, same connections and duration.`,
     'autocannon runs in the bench process and shares the two cores with the server: these are noisy, compare within one run.',
-    `Lockout: Parley built in the bench process (\`buildApp\`, so the password observer of server/modules/auth/password-hash.ts can count the checks) on a fresh database, listening on loopback; ${LOCKOUT_ATTEMPTS} sign-ins with a wrong password for one account sent at once with fetch. On PostgreSQL also with two such instances on the same database (their own pools), the requests alternating between them. Goal (issue 10): 5 checks, whatever the concurrency.`,
+    `Lockout: Parley built in the bench process (\`buildApp\`, so the password observer of server/lib/password-hash.ts can count the checks) on a fresh database, listening on loopback; ${LOCKOUT_ATTEMPTS} sign-ins with a wrong password for one account sent at once with fetch. On PostgreSQL also with two such instances on the same database (their own pools), the requests alternating between them. Goal (issue 10): 5 checks, whatever the concurrency.`,
     `Enumeration timing: the sign-in server process above, after its load; ${TIMING_WARMUP} warm-up rounds then ${TIMING_ROUNDS}, each round a sign-up for an existing address (the admin's) and for a new one, then a forgot-password for the admin's address and an unknown one, each pair in random order (seeded), ${PAUSE_MS} ms pause before each request (its predecessor's job has run). Time = fetch to the full answer. Verdict: "within noise" when the Mann–Whitney U test gives p ≥ 0.05 and the 95 % bootstrap interval (4,000 resamples) of the difference of medians contains 0 (bench/lib/compare.ts).`,
   ],
   async run(ctx: BenchContext, report: GroupReporter) {

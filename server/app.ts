@@ -15,17 +15,18 @@ import { createInstagramAdapter } from './modules/channels/adapters/instagram.ad
 import { createMessengerAdapter } from './modules/channels/adapters/messenger.adapter';
 import { createWhatsAppAdapter } from './modules/channels/adapters/whatsapp.adapter';
 import { createApiAdapter } from './modules/channels/adapters/api.adapter';
-import { apiChannelRoutes } from './modules/channels/api-channel.routes';
-import { ApiChannelService } from './modules/channels/api-channel.service';
+import { apiChannelRoutes } from './modules/webhooks/api-channel.routes';
+import { ApiChannelService } from './modules/webhooks/api-channel.service';
 import { ChannelDeliveriesRepository } from './modules/channels/channel-deliveries.repository';
+import { ChannelDirectory } from './modules/channels/channel-directory';
 import { ChannelsRepository } from './modules/channels/channels.repository';
 import { OutboundService } from './modules/channels/outbound.service';
-import { sendMessageJob } from './modules/channels/send-message.job';
+import { sendMessageJob } from './modules/messaging/send-message.job';
 import { ConversationsRepository } from './modules/conversations/conversations.repository';
-import { MessagingService } from './modules/conversations/messaging.service';
+import { MessagingService } from './modules/messaging/messaging.service';
 import { ReopenNotifier } from './modules/conversations/reopen-notifier';
 import { ContactProfiles } from './modules/channels/contact-profiles.service';
-import { fetchContactProfileJob } from './modules/channels/fetch-contact-profile.job';
+import { fetchContactProfileJob } from './modules/messaging/fetch-contact-profile.job';
 import { AgentPolicy } from './modules/agents/agents.policy';
 import { agentsRoutes } from './modules/agents/agents.routes';
 import { AgentsService } from './modules/agents/agents.service';
@@ -83,7 +84,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
 import { betterAuthCallbackRoutes } from './modules/auth/better-auth.routes';
 import { LockoutRepository } from './modules/auth/lockout.repository';
-import { observedPasswordHashing, type PasswordObserver } from './modules/auth/password-hash';
+import { observedPasswordHashing, type PasswordObserver } from './lib/password-hash';
 import { accountMailJob } from './modules/auth/auth.job';
 import { forwardCookies, requestMeta } from './modules/auth/request-meta';
 import { deliverEmailJob } from './modules/email/email.job';
@@ -97,6 +98,7 @@ import { ProfileRepository } from './modules/profile/profile.repository';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
+import { SecurityEventsService } from './modules/security/security-events.service';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './modules/system/control.routes';
 import { HealthService } from './modules/system/health.service';
@@ -160,10 +162,12 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   // Repositories
   const usersRepository = new UsersRepository(db);
   const lockout = new LockoutRepository(db);
-  const securityEvents = new SecurityEventsRepository(db);
+  const securityEvents = new SecurityEventsService(new SecurityEventsRepository(db));
   const profileRepository = new ProfileRepository(db);
   const channelsRepository = new ChannelsRepository(db, secretBox);
   const conversationsRepository = new ConversationsRepository(db);
+  const channelDirectory = new ChannelDirectory(channelsRepository);
+  const webhooksRepository = new WebhooksRepository(db);
 
   // Services
   const transport =
@@ -180,10 +184,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       await emails.send(user.email, passwordResetEmail(user.name, passwordResetUrl(config.publicUrl, token)));
     },
   });
-  const authService = new AuthService({ config, auth, users: usersRepository, lockout, securityEvents, emails, queue, passwordHashing, clock, logger });
   const users = new UsersService({ db, users: usersRepository, securityEvents, logger });
+  const authService = new AuthService({ config, auth, users, lockout, securityEvents, emails, queue, passwordHashing, clock, logger });
 
-  const profile = new ProfileService({ auth, users: usersRepository, profile: profileRepository, securityEvents });
+  const profile = new ProfileService({ auth, users, profile: profileRepository, securityEvents });
   const notifications = new NotificationsService({ db, events });
 
   const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
@@ -196,21 +200,22 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   ]);
   const metaAdapters = [createWhatsAppAdapter(config.graphApi), createMessengerAdapter(config.graphApi), createInstagramAdapter(config.graphApi)];
   for (const adapter of metaAdapters) adapters.set(adapter.kind, adapter);
-  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, notifications, logger });
+  const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, notifications, users, logger });
   const visitorTokens = new VisitorTokens(secret);
-  const widget = new WidgetService({ db, channels: channelsRepository, conversations: conversationsRepository, messaging, visitorTokens, clock });
-  const apiChannels = new ApiChannelService({ db, channels: channelsRepository, messaging, clock });
+  const clients = new ClientsService({ db });
+  const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, events, clock });
+  const widget = new WidgetService({ db, channels: channelDirectory, conversations: conversationsService, clients, messaging, visitorTokens, clock });
+  const apiChannels = new ApiChannelService({ channels: channelDirectory, deliveries: webhooksRepository, messaging, clock });
   const webhooks = new WebhooksService({
     db,
     queue,
-    channels: channelsRepository,
-    repository: new WebhooksRepository(db),
+    channels: channelDirectory,
+    repository: webhooksRepository,
     messaging,
     adapters: metaAdapters,
     logger,
     pressure: deliveryPressure,
   });
-  const clients = new ClientsService({ db });
   const channelsService = new ChannelsService({
     db,
     channels: channelsRepository,
@@ -220,10 +225,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     // A disabled channel's deliveries stop being accepted here at once (other instances: within seconds).
     onChange: () => webhooks.secrets.invalidate(),
   });
-  const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, events, clock });
   const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
   const presence = new PresenceTracker({ db, clock, logger });
-  const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsRepository, clock), ...chats.realtimeLoaders() }, logger);
+  const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders() }, logger);
 
   // Training runs in a worker thread, started with the first training (embedded-trainer.ts).
   const trainer = createEmbeddedTrainer({ wordVectors: config.wordVectors });
@@ -237,6 +241,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     logger,
     agents,
     messaging,
+    users,
+    clients,
     notifications,
     emails,
     ...engineRegistry({ embedded: embeddedEngine, logger, fetch: outboundHttp.fetch, timeoutMs: config.llmTimeoutMs }),
@@ -277,7 +283,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
   agentPolicy.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
-  new ReopenNotifier({ db, events, queue, notifications }).register();
+  new ReopenNotifier({ db, events, queue, notifications, users }).register();
   const contactProfiles = new ContactProfiles({ channels: channelsRepository, messaging, adapters, logger });
   queue.register(fetchContactProfileJob, async ({ contactId }, ctx) => {
     await contactProfiles.fetch(contactId, ctx);

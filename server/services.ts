@@ -13,7 +13,7 @@ import type { ChatsService } from './modules/chats/chats.service';
 import type { ClientsService } from './modules/clients/clients.service';
 import type { ConversationsRepository } from './modules/conversations/conversations.repository';
 import type { ConversationsService } from './modules/conversations/conversations.service';
-import type { MessagingService } from './modules/conversations/messaging.service';
+import type { MessagingService } from './modules/messaging/messaging.service';
 import type { EmailService } from './modules/email/email.service';
 import type { NotificationsService } from './modules/notifications/notifications.service';
 import type { ProfileService } from './modules/profile/profile.service';

@@ -14,6 +14,7 @@
  * Embed: <script src="https://parley.example/widget.js" data-widget-id="WIDGET_ID" async></script>
  */
 import { z } from 'zod';
+import type { MessageView } from './conversations';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -48,3 +49,14 @@ export const widgetSendInput = z.object({
 
 /** The widget of Parley's own demo client, embedded on the marketing pages. */
 export const demoWidgetResponse = z.object({ widgetId: z.string() });
+
+/** What a website visitor sees of a message: no internal fields. */
+export function toWidgetMessage(m: Pick<MessageView, 'id' | 'direction' | 'senderType' | 'content' | 'createdAt'>): WidgetMessage {
+  return {
+    id: m.id,
+    from: m.direction === 'inbound' ? 'visitor' : 'business',
+    senderType: m.senderType,
+    text: m.content,
+    createdAt: m.createdAt,
+  };
+}

@@ -9,7 +9,7 @@ import { createChannelInput, createClientInput } from '../../common/api/channels
 import { ROLES } from '../../common/roles';
 import { emailSchema, nameSchema, newPasswordSchema } from '../../common/validation/auth';
 import type { ParleyServices } from '../services';
-import { toCurrentUser } from '../modules/users/users.repository';
+import { toCurrentUser } from '../modules/users';
 
 export interface CommandDefinition<S extends z.ZodType = z.ZodType> {
   name: string;

@@ -10,7 +10,7 @@ import { type Config, loadConfig } from '../../server/config';
 import type { Engine } from '../../server/db/database';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../server/http/csrf';
 import type { Clock } from '../../server/lib/clock';
-import type { PasswordObserver } from '../../server/modules/auth/password-hash';
+import type { PasswordObserver } from '../../server/lib/password-hash';
 import type { EmailTransport } from '../../server/modules/email/email.transport';
 import { createTestDatabase, type TestDatabase } from './database';
 

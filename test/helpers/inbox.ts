@@ -1,6 +1,6 @@
 /** Test setup for the inbox screens: client users, customer messages, JSON answers. */
 import type { LightMyRequestResponse } from 'fastify';
-import type { InboundMessageInput } from '../../server/modules/conversations/messaging.service';
+import type { InboundMessageInput } from '../../server/modules/messaging/messaging.service';
 import type { TestApp, TestClient } from './app';
 
 let sequence = 0;

@@ -19,10 +19,11 @@ import { hintOf, type JobCompletion } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
-import { escalationEmail } from '../email/email.templates';
-import type { EmailService } from '../email/email.service';
-import type { MessagingService } from '../conversations/messaging.service';
-import type { NotificationsService } from '../notifications/notifications.service';
+import { type EmailService, escalationEmail } from '../email';
+import type { ClientsService } from '../clients';
+import type { MessagingService } from '../messaging';
+import type { UsersService } from '../users';
+import type { NotificationsService } from '../notifications';
 import { agentInboundJob, agentReplyJob } from './agent-jobs';
 import type { AgentConfig, AgentRowFields, AgentsService } from './agents.service';
 import type { AgentAnswer, AnswerEngine, ConversationTurn, KnowledgeBase } from './engines/answer-engine';
@@ -41,6 +42,8 @@ export interface AgentPolicyDeps {
   logger: Logger;
   agents: AgentsService;
   messaging: MessagingService;
+  users: UsersService;
+  clients: ClientsService;
   notifications: NotificationsService;
   emails: EmailService;
   engineFor: EngineFor;
@@ -262,13 +265,13 @@ export class AgentPolicy {
 
   /** What the agent would answer to `text` now, and what the policy would do with it (the "Try the agent" box). */
   async tryAnswer(clientId: string, text: string) {
-    const client = await this.deps.db.selectFrom('clients').select('companyName').where('id', '=', clientId).executeTakeFirst();
-    if (!client) throw notFound('Client');
+    const companyName = await this.deps.clients.findCompanyName(clientId);
+    if (companyName === undefined) throw notFound('Client');
     const config = await this.deps.agents.getConfig(clientId);
     const kb = (await this.deps.agents.liveKnowledgeBase(clientId)) ?? EMPTY_KB;
     const started = performance.now();
     const answer = await this.deps.engineFor(config).answer(
-      { conversationId: 'try', turns: [{ role: 'customer', text, at: this.deps.clock.now() }], businessName: client.companyName, agentName: config.name, agentDescription: config.description },
+      { conversationId: 'try', turns: [{ role: 'customer', text, at: this.deps.clock.now() }], businessName: companyName, agentName: config.name, agentDescription: config.description },
       kb,
     );
     const decision = decide(answer, config, text);
@@ -284,16 +287,7 @@ export class AgentPolicy {
   }
 
   async #away(message: InboundRow, config: AgentConfig, now: Date): Promise<void> {
-    const recent = await this.deps.db
-      .selectFrom('messages')
-      .select('id')
-      .where('conversationId', '=', message.conversationId)
-      .where('senderType', '=', 'ai')
-      .where(sql<boolean>`ai->>'decision' = 'away'`)
-      .where('createdAt', '>', new Date(now.getTime() - AWAY_REPEAT_MS))
-      .limit(1)
-      .executeTakeFirst();
-    if (!recent) {
+    if (!(await this.deps.messaging.aiDecidedSince(message.conversationId, 'away', new Date(now.getTime() - AWAY_REPEAT_MS)))) {
       const info: AiMessageInfo = {
         engine: config.engine,
         model: 'away',
@@ -306,16 +300,7 @@ export class AgentPolicy {
       };
       await this.deps.messaging.sendMessage(message.conversationId, { text: config.awayText, senderType: 'ai', senderId: null, ai: info }, { kind: 'ai' });
     }
-    await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('conversations')
-        .set({ status: 'pending', updatedAt: now })
-        .where('id', '=', message.conversationId)
-        .where('status', '=', 'active')
-        .returning('status')
-        .executeTakeFirst();
-      if (row) await this.deps.events.publish(trx, 'conversation.updated', { conversationId: message.conversationId, clientId: message.clientId, status: row.status }, { kind: 'ai' });
-    });
+    await this.deps.messaging.markAway({ conversationId: message.conversationId, clientId: message.clientId }, { kind: 'ai' }, now);
   }
 
   /** Escalated: people handle it now, at high priority; staff are told in the app (and by e-mail if they want). */
@@ -325,22 +310,9 @@ export class AgentPolicy {
     const contact = contactLabel({ name: message.contactName, externalId: message.contactExternalId }, message.kind);
     const link = `/conversations?conversation=${message.conversationId}`;
     const excerpt = message.content.length > 200 ? `${message.content.slice(0, 199)}…` : message.content;
-    await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('conversations')
-        .set({ status: 'escalated', handledBy: 'human', priority: 'high', updatedAt: now })
-        .where('id', '=', message.conversationId)
-        .returning('status')
-        .executeTakeFirstOrThrow();
-      await trx.updateTable('messages').set({ priority: 'high' }).where('id', '=', message.id).execute();
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: message.conversationId, clientId: message.clientId, status: row.status }, { kind: 'ai' });
-      const staff = await trx
-        .selectFrom('users')
-        .innerJoin('userRoles', 'userRoles.userId', 'users.id')
-        .select(['users.id', 'users.email', 'users.fullName', 'users.notificationPreferences'])
-        .where('userRoles.role', 'in', ['admin', 'manager'])
-        .where('users.disabledAt', 'is', null)
-        .execute();
+    const conversation = { conversationId: message.conversationId, clientId: message.clientId, messageId: message.id };
+    await this.deps.messaging.escalate(conversation, { kind: 'ai' }, async (trx) => {
+      const staff = await this.deps.users.findRecipients({}, trx);
       for (const user of staff) {
         await this.deps.notifications.notify(
           user.id,
@@ -356,7 +328,7 @@ export class AgentPolicy {
           );
         }
       }
-    });
+    }, now);
   }
 
   #extractive(recent: readonly { senderType: SenderType; content: string }[], escalated: boolean): string {

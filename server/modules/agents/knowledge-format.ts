@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { knowledgeEntryInput, MAX_KNOWLEDGE_ENTRIES, type KnowledgeEntryInput } from '../../../common/api/agents';
 import { cleanJson, DEPTH_MESSAGE, NUL_MESSAGE } from '../../http/json-body';
 import { AppError } from '../../lib/errors';
-import { csvCell, toCsv } from '../conversations/messages-csv';
+import { csvCell, toCsv } from '../../lib/csv';
 
 export interface ParsedEntry {
   questions: string[];

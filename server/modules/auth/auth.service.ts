@@ -14,10 +14,9 @@ import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import type { EmailService } from '../email/email.service';
-import { accountExistsEmail, verificationEmail } from '../email/email.templates';
-import type { SecurityEventsRepository } from '../security/security-events.repository';
-import { toCurrentUser, type UsersRepository } from '../users/users.repository';
+import { accountExistsEmail, type EmailService, verificationEmail } from '../email';
+import type { SecurityEventsService } from '../security';
+import { toCurrentUser, type UsersService } from '../users';
 import type { SessionUser } from '../../http/access';
 import { accountMailJob } from './auth.job';
 import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
@@ -43,9 +42,9 @@ export interface WithCookies<T> {
 export interface AuthServiceDeps {
   config: Config;
   auth: BetterAuth;
-  users: UsersRepository;
+  users: UsersService;
   lockout: LockoutRepository;
-  securityEvents: SecurityEventsRepository;
+  securityEvents: SecurityEventsService;
   emails: EmailService;
   queue: JobQueue;
   /** The hashing better-auth uses (password-hash.ts), for sign-up's hash in the request. */

@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
 import { DEFAULT_ROLE } from '../../../common/roles';
-import type { PasswordHashing } from './password-hash';
+import type { PasswordHashing } from '../../lib/password-hash';
 import { OAUTH_CALLBACK_PATH, parleyAuthPlugin } from './better-auth.plugin';
 
 export const AUTH_BASE_PATH = '/api/auth';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
 import { latestEmail } from '../../../test/helpers/mail';
-import type { PasswordObserver } from './password-hash';
+import type { PasswordObserver } from '../../lib/password-hash';
 
 const PASSWORD = 'Str0ng!Passw0rd';
 

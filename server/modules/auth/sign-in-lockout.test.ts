@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/helpers/app';
 import { ENGINES, secondInstance } from '../../../test/helpers/database';
 import { ManualClock } from '../../lib/clock';
 import { LockoutRepository } from './lockout.repository';
-import type { PasswordObserver } from './password-hash';
+import type { PasswordObserver } from '../../lib/password-hash';
 
 const PASSWORD = 'Corr3ct!Horse#Battery';
 const WRONG = 'Wr0ng!Horse#Battery';

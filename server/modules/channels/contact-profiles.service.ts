@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { ChannelKind } from '../../db/schema';
 import { type JobContext, RetryLaterError } from '../../jobs/define-job';
-import type { MessagingService } from '../conversations/messaging.service';
+import type { MessagingService } from '../messaging';
 import { type ChannelAdapter, SendError } from './adapters/channel-adapter';
 import type { ChannelsRepository } from './channels.repository';
 

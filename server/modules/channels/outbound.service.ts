@@ -17,8 +17,9 @@ import { contactLabel } from '../../../common/messaging/contact-label';
 import type { Db } from '../../db/database';
 import type { ChannelKind } from '../../db/schema';
 import { hintOf, type JobContext, PermanentJobError, RetryLaterError } from '../../jobs/define-job';
-import type { MessagingService, SendJobHint, UnknownOutcome } from '../conversations/messaging.service';
-import type { NotificationsService } from '../notifications/notifications.service';
+import type { MessagingService, SendJobHint, UnknownOutcome } from '../messaging';
+import type { NotificationsService } from '../notifications';
+import type { UsersService } from '../users';
 import { type ChannelAdapter, SendError } from './adapters/channel-adapter';
 import type { ChannelsRepository } from './channels.repository';
 
@@ -37,6 +38,7 @@ export interface OutboundServiceDeps {
   adapters: ReadonlyMap<ChannelKind, ChannelAdapter>;
   /** Tells the team about a send whose outcome is unknown (as the agent's escalation does). */
   notifications: NotificationsService;
+  users: UsersService;
   logger: Logger;
 }
 
@@ -121,13 +123,7 @@ export class OutboundService {
   async #notifyTeam(trx: Db, outcome: UnknownOutcome): Promise<void> {
     const contact = contactLabel({ name: outcome.contactName, externalId: outcome.contactExternalId }, outcome.kind);
     const excerpt = outcome.content.length > 200 ? `${outcome.content.slice(0, 199)}…` : outcome.content;
-    const staff = await trx
-      .selectFrom('users')
-      .innerJoin('userRoles', 'userRoles.userId', 'users.id')
-      .select('users.id')
-      .where('userRoles.role', 'in', ['admin', 'manager'])
-      .where('users.disabledAt', 'is', null)
-      .execute();
+    const staff = await this.deps.users.findRecipients({}, trx);
     for (const user of staff) {
       await this.deps.notifications.notify(
         user.id,

@@ -17,7 +17,7 @@ import { createTestChannel, createTestClient } from '../../../test/helpers/messa
 import { createMetaChannel } from '../../../test/helpers/meta-webhooks';
 import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import type { Channel, ChannelKind } from '../../db/schema';
-import { OUTCOME_UNKNOWN_REASON } from '../conversations/messaging.service';
+import { OUTCOME_UNKNOWN_REASON } from '../messaging';
 
 describe.each(ENGINES)('sends interrupted by a crash (%s)', (engine) => {
   let app: TestApp;

@@ -13,7 +13,7 @@ import type { EventBus } from '../../events/event-bus';
 import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
-import type { RealtimeLoaders } from '../realtime/realtime.hub';
+import type { RealtimeLoaders } from '../realtime';
 import type { ChatMessageView, ChatsRepository } from './chats.repository';
 
 /** Messages returned for a thread: the latest ones (older history stays stored). */

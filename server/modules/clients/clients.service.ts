@@ -9,8 +9,7 @@ import type { ClientView, createClientInput, updateClientInput } from '../../../
 import type { Db } from '../../db/database';
 import type { SessionUser } from '../../http/access';
 import { notFound } from '../../lib/errors';
-import type { Scope } from '../conversations/conversations.repository';
-import { scopeFor } from '../conversations/scope';
+import { type Scope, scopeFor } from '../../http/scope';
 
 export type CreateClientCommand = z.output<typeof createClientInput>;
 export type UpdateClientCommand = z.output<typeof updateClientInput>;
@@ -76,6 +75,12 @@ export class ClientsService {
     const row = await clientViewsQuery(this.deps.db, scope).where('cl.id', '=', id).executeTakeFirst();
     if (!row) throw notFound('Client');
     return this.#toView(row);
+  }
+
+  /** A client's company name (what the AI agent calls the business), or undefined for no such client. */
+  async findCompanyName(id: string): Promise<string | undefined> {
+    const row = await this.deps.db.selectFrom('clients').select('companyName').where('id', '=', id).executeTakeFirst();
+    return row?.companyName;
   }
 
   async createClient(input: CreateClientCommand): Promise<ClientView> {

@@ -8,13 +8,11 @@ import type { ContactView, ConversationView, MessageView } from '../../../common
 import { contactLabel } from '../../../common/messaging/contact-label';
 import { sentimentLabel } from '../../../common/messaging/sentiment';
 import type { Db } from '../../db/database';
+import type { Scope } from '../../http/scope';
 import { containsPattern } from '../../lib/search';
-import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from './messaging.service';
+import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from '../messaging';
 
-export interface Scope {
-  /** null: every client (admins and managers). */
-  clientId: string | null;
-}
+export type { Scope };
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -256,6 +254,32 @@ export class ConversationsRepository {
   async findMessageView(id: string, scope: Scope): Promise<MessageView | undefined> {
     const row = await messageQuery(this.db, scope).where('m.id', '=', id).executeTakeFirst();
     return row ? toMessageView(row) : undefined;
+  }
+
+  /** A conversation as its events announce it to every instance's realtime hub (staff scope). */
+  async findConversationForEvent(id: string, now: Date) {
+    const row = await conversationQuery(this.db, { clientId: null }).where('c.id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    return { view: toConversationView(row, now), clientId: row.clientId, channelId: row.channelId, contactExternalId: row.contactExternalId };
+  }
+
+  /** A message as its events announce it to every instance's realtime hub (staff scope). */
+  async findMessageForEvent(id: string) {
+    const row = await messageQuery(this.db, { clientId: null }).select('ct.externalId as contactExternalId').where('m.id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    return { view: toMessageView(row), clientId: row.clientId, conversationId: row.conversationId, channelId: row.channelId, contactExternalId: row.contactExternalId };
+  }
+
+  /** One contact's latest messages on a channel (the website visitor's conversation), newest first. */
+  async findContactMessageViews(channel: { id: string; clientId: string }, contactExternalId: string, limit: number): Promise<MessageView[]> {
+    const rows = await messageQuery(this.db, { clientId: channel.clientId })
+      .where('m.channelId', '=', channel.id)
+      .where('ct.externalId', '=', contactExternalId)
+      .orderBy('m.createdAt', 'desc')
+      .orderBy('m.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toMessageView);
   }
 
   /** The client a conversation belongs to, or undefined when it does not exist in this scope. */

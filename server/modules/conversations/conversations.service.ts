@@ -34,9 +34,9 @@ import { AppError, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
 import { contactLabelSql, type ConversationsRepository, messageSearchHits, type Scope, toConversationView, toMessageView } from './conversations.repository';
 import { searchedText, snippetSegments, wordsOf } from './search-snippet';
-import type { MessagingService } from './messaging.service';
+import type { MessagingService } from '../messaging';
 import { messagesCsv, messagesCsvFilename } from './messages-csv';
-import { scopeFor } from './scope';
+import { scopeFor } from '../../http/scope';
 
 type FindConversationsQuery = z.output<typeof findConversationsQuery>;
 type FindThreadQuery = z.output<typeof findThreadQuery>;
@@ -85,6 +85,33 @@ function byUser(user: SessionUser): PerformedBy {
 
 export class ConversationsService {
   constructor(private readonly deps: ConversationsServiceDeps) {}
+
+  // ---- Views other modules read (the realtime hub, the website widget) -------------------------
+
+  /** A conversation as its events announce it (staff scope; the hub filters per connection). */
+  async findConversationForEvent(id: string) {
+    return this.deps.conversations.findConversationForEvent(id, this.deps.clock.now());
+  }
+
+  /** A message as its events announce it (staff scope; the hub filters per connection). */
+  async findMessageForEvent(id: string) {
+    return this.deps.conversations.findMessageForEvent(id);
+  }
+
+  /** Whether the user may see the conversation (it exists in their scope). */
+  async canSeeConversation(user: SessionUser, conversationId: string): Promise<boolean> {
+    return (await this.deps.conversations.findConversationClient(conversationId, scopeFor(user))) !== undefined;
+  }
+
+  /** A message in one client's scope. */
+  async findClientMessage(clientId: string, messageId: string): Promise<MessageView | undefined> {
+    return this.deps.conversations.findMessageView(messageId, { clientId });
+  }
+
+  /** One contact's conversation on a channel, oldest first, its latest `limit` messages. */
+  async findContactMessages(channel: { id: string; clientId: string }, contactExternalId: string, limit: number): Promise<MessageView[]> {
+    return (await this.deps.conversations.findContactMessageViews(channel, contactExternalId, limit)).reverse();
+  }
 
   // ---- Conversations -------------------------------------------------------------------------
 

@@ -10,7 +10,8 @@ import type { Db } from '../../db/database';
 import type { EventBus } from '../../events/event-bus';
 import type { JobCompletion } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
-import type { NotificationsService } from '../notifications/notifications.service';
+import type { NotificationsService } from '../notifications';
+import type { UsersService } from '../users';
 import { notifyReopenedJob } from './notify-reopened.job';
 
 const EXCERPT_LENGTH = 200;
@@ -20,6 +21,7 @@ export interface ReopenNotifierDeps {
   events: EventBus;
   queue: JobQueue;
   notifications: NotificationsService;
+  users: UsersService;
 }
 
 export class ReopenNotifier {
@@ -50,13 +52,7 @@ export class ReopenNotifier {
         .executeTakeFirst();
       if (!row) return 0;
       const link = `/conversations?conversation=${row.id}`;
-      const users = await trx
-        .selectFrom('users')
-        .leftJoin('userRoles', 'userRoles.userId', 'users.id')
-        .select('users.id')
-        .where('users.disabledAt', 'is', null)
-        .where((eb) => eb.or([eb('userRoles.role', 'in', ['admin', 'manager']), eb('users.clientId', '=', row.clientId)]))
-        .execute();
+      const users = await this.deps.users.findRecipients({ clientId: row.clientId }, trx);
       const contact = contactLabel({ name: row.name, externalId: row.externalId }, row.kind);
       const text = row.content.trim() || `[${row.messageType}]`;
       const excerpt = text.length > EXCERPT_LENGTH ? `${text.slice(0, EXCERPT_LENGTH - 1)}…` : text;

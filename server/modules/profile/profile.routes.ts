@@ -15,7 +15,7 @@ import {
 } from '../../../common/api/me';
 import { currentUser } from '../../../common/api/users';
 import { requireUser } from '../../http/access';
-import { forwardCookies, requestMeta } from '../auth/request-meta';
+import { forwardCookies, requestMeta } from '../auth';
 import type { Caller, ProfileService } from './profile.service';
 
 export interface ProfileRoutesOptions {

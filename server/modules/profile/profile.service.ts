@@ -9,10 +9,9 @@ import type { NotificationPreferences, SessionInfo } from '../../../common/api/m
 import { AUTH_MESSAGES } from '../../../common/api/auth';
 import type { CurrentUser } from '../../../common/api/users';
 import { AppError, notFound } from '../../lib/errors';
-import type { RequestMeta, WithCookies } from '../auth/auth.service';
-import type { BetterAuth } from '../auth/better-auth';
-import type { SecurityEventsRepository } from '../security/security-events.repository';
-import { toCurrentUser, type UsersRepository } from '../users/users.repository';
+import type { BetterAuth, RequestMeta, WithCookies } from '../auth';
+import type { SecurityEventsService } from '../security';
+import { toCurrentUser, type UsersService } from '../users';
 import type { ProfileChanges, ProfileRepository } from './profile.repository';
 
 export const PROFILE_MESSAGES = {
@@ -26,9 +25,9 @@ export const PROFILE_MESSAGES = {
 
 export interface ProfileServiceDeps {
   auth: BetterAuth;
-  users: UsersRepository;
+  users: UsersService;
   profile: ProfileRepository;
-  securityEvents: SecurityEventsRepository;
+  securityEvents: SecurityEventsService;
 }
 
 /** The signed-in caller: user id and the id of the session the request came with. */

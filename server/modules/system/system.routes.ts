@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { healthReport, notFoundReport, permissionDeniedReport } from '../../../common/api/system';
-import type { SecurityEventsRepository } from '../security/security-events.repository';
+import type { SecurityEventsService } from '../security';
 import type { HealthService } from './health.service';
 
-export const systemRoutes: FastifyPluginAsyncZod<{ health: HealthService; securityEvents: SecurityEventsRepository }> = async (
+export const systemRoutes: FastifyPluginAsyncZod<{ health: HealthService; securityEvents: SecurityEventsService }> = async (
   app,
   { health, securityEvents },
 ) => {

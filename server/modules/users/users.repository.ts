@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { NotificationPreferences } from '../../../common/api/me';
 import type { CurrentUser } from '../../../common/api/users';
 import { DEFAULT_ROLE, type Role } from '../../../common/roles';
 import type { Db } from '../../db/database';
@@ -20,6 +21,14 @@ export interface UserWithRole {
   role: Role;
   roleAssignedBy: string | null;
   roleAssignedAt: Date | null;
+}
+
+/** Someone told about a conversation (UsersRepository.findRecipients). */
+export interface Recipient {
+  id: string;
+  email: string;
+  fullName: string;
+  notificationPreferences: NotificationPreferences;
 }
 
 export function toCurrentUser(u: UserWithRole): CurrentUser {
@@ -102,5 +111,22 @@ export class UsersRepository {
       await trx.insertInto('roleChanges').values({ userId: user.id, oldRole: null, newRole: DEFAULT_ROLE }).execute();
       return true;
     });
+  }
+
+  /**
+   * Who is told about a conversation: the staff (admins and managers) and, with `clientId`, that
+   * client's own users; enabled accounts only, with their e-mail preferences.
+   */
+  async findRecipients(filter: { clientId?: string }, db: Db = this.db): Promise<Recipient[]> {
+    return db
+      .selectFrom('users')
+      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
+      .select(['users.id', 'users.email', 'users.fullName', 'users.notificationPreferences'])
+      .where('users.disabledAt', 'is', null)
+      .where((eb) => {
+        const staff = eb('userRoles.role', 'in', ['admin', 'manager']);
+        return filter.clientId === undefined ? staff : eb.or([staff, eb('users.clientId', '=', filter.clientId)]);
+      })
+      .execute();
   }
 }

@@ -5,11 +5,11 @@ import { newPasswordSchema } from '../../../common/validation/auth';
 import type { Role } from '../../../common/roles';
 import type { Db } from '../../db/database';
 import type { SessionUser } from '../../http/access';
-import type { SecurityEventsRepository } from '../security/security-events.repository';
+import type { SecurityEventsService } from '../security';
 import { randomToken } from '../../lib/crypto';
 import { AppError, isUniqueViolation } from '../../lib/errors';
-import { hashPassword } from '../auth/password-hash';
-import type { UsersRepository, UserWithRole } from './users.repository';
+import { hashPassword } from '../../lib/password-hash';
+import type { Recipient, UsersRepository, UserWithRole } from './users.repository';
 
 export function toUserSummary(u: UserWithRole): UserSummary {
   return {
@@ -40,7 +40,7 @@ export interface CreateUserCommand {
 export interface UsersServiceDeps {
   db: Db;
   users: UsersRepository;
-  securityEvents: SecurityEventsRepository;
+  securityEvents: SecurityEventsService;
   logger: Logger;
 }
 
@@ -147,6 +147,36 @@ export class UsersService {
       return this.deps.users.getUserById(target.id, trx);
     });
     return toUserSummary(updated);
+  }
+
+  // Accounts as other modules read them (auth, profile, the command line).
+  async findUserById(id: string, db?: Db): Promise<UserWithRole | undefined> {
+    return this.deps.users.findUserById(id, db);
+  }
+
+  async getUserById(id: string, db?: Db): Promise<UserWithRole> {
+    return this.deps.users.getUserById(id, db);
+  }
+
+  async findUserByEmail(email: string): Promise<UserWithRole | undefined> {
+    return this.deps.users.findUserByEmail(email);
+  }
+
+  async touchLastLogin(userId: string, at: Date): Promise<void> {
+    await this.deps.users.touchLastLogin(userId, at);
+  }
+
+  /** A self-service account (sign-up); false when the e-mail is taken (UsersRepository.createPasswordUser). */
+  async createPasswordUser(user: { id: string; email: string; name: string; passwordHash: string }): Promise<boolean> {
+    return this.deps.users.createPasswordUser(user);
+  }
+
+  /**
+   * Who is told about a conversation: admins and managers and, with `clientId`, that client's
+   * own users (enabled accounts, with their notification preferences).
+   */
+  async findRecipients(filter: { clientId?: string }, db?: Db): Promise<Recipient[]> {
+    return this.deps.users.findRecipients(filter, db);
   }
 
   async adminExists(db: Db = this.deps.db): Promise<boolean> {

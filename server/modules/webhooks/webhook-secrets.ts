@@ -12,7 +12,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Channel, ChannelKind } from '../../db/schema';
-import type { ChannelsRepository } from '../channels/channels.repository';
+import type { ChannelDirectory } from '../channels';
 
 export interface SecretGroup {
   readonly secret: Buffer;
@@ -52,7 +52,7 @@ export function isWellFormedSignature(header: string | undefined): boolean {
 }
 
 export class WebhookSecrets {
-  readonly #channels: ChannelsRepository;
+  readonly #channels: ChannelDirectory;
   readonly #logger: Logger;
   readonly #maxAgeMs: number;
   readonly #minReloadMs: number;
@@ -60,7 +60,7 @@ export class WebhookSecrets {
   readonly #loading = new Map<ChannelKind, Promise<CacheEntry>>();
   #generation = 0;
 
-  constructor(channels: ChannelsRepository, logger: Logger, options: WebhookSecretsOptions = {}) {
+  constructor(channels: ChannelDirectory, logger: Logger, options: WebhookSecretsOptions = {}) {
     this.#channels = channels;
     this.#logger = logger;
     this.#maxAgeMs = options.maxAgeMs ?? 5_000;

@@ -33,6 +33,11 @@ export class WebhooksRepository {
     return rows.map((r) => r.id);
   }
 
+  /** A delivery handled as it arrived (the custom-platform API channel), kept for audit. */
+  async insertProcessed(event: NewInboundEvent, processedAt: Date): Promise<void> {
+    await this.db.insertInto('inboundEvents').values({ provider: event.provider, channelIds: event.channelIds, body: event.body, processedAt }).execute();
+  }
+
   /**
    * One statement: a multi-row insert of the events and, over their ids (the CTE `stored`), what
    * `then` writes — the processing job (`JobQueue.insertJobSql`). Atomic on its own and one round

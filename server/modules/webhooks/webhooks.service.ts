@@ -12,9 +12,9 @@ import type { JobCompletion } from '../../jobs/define-job';
 import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import { sha256Hex } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
-import type { MetaChannelAdapter, NormalizedEvent } from '../channels/adapters/channel-adapter';
-import type { ChannelsRepository } from '../channels/channels.repository';
-import type { InboundMessageInput, MessagingService } from '../conversations/messaging.service';
+import type { MetaChannelAdapter, NormalizedEvent } from '../channels';
+import type { ChannelDirectory } from '../channels';
+import type { InboundMessageInput, MessagingService } from '../messaging';
 import { DeliveryPressure } from './delivery-pressure';
 import { GroupCommit, type GroupCommitOptions } from './group-commit';
 import { processInboundJob } from './process-inbound.job';
@@ -36,7 +36,7 @@ type Step =
 export interface WebhooksServiceDeps {
   db: Db;
   queue: JobQueue;
-  channels: ChannelsRepository;
+  channels: ChannelDirectory;
   repository: WebhooksRepository;
   messaging: MessagingService;
   adapters: readonly MetaChannelAdapter[];

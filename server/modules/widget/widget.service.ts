@@ -4,17 +4,17 @@
  * token (./visitor-token.ts). Messages go through the messaging core like any channel's.
  */
 import { sql } from 'kysely';
-import type { WidgetMessage } from '../../../common/api/widget';
 import type { Db } from '../../db/database';
 import type { Channel } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { randomToken } from '../../lib/crypto';
-import type { ChannelsRepository } from '../channels/channels.repository';
-import { type ConversationsRepository, toMessageView } from '../conversations/conversations.repository';
-import type { MessagingService } from '../conversations/messaging.service';
+import type { ChannelDirectory } from '../channels';
+import type { ClientsService } from '../clients';
+import type { ConversationsService } from '../conversations';
+import type { MessagingService } from '../messaging';
 import type { VisitorTokens } from './visitor-token';
-import { toWidgetMessage } from './widget.views';
+import { toWidgetMessage, type WidgetMessage } from '../../../common/api/widget';
 
 /** Shown at the top of the panel (channels have no greeting setting yet). */
 export const WIDGET_GREETING = 'Hi! How can we help you today?';
@@ -26,8 +26,9 @@ const DEMO_WIDGET_LOCK = sql`hashtext('parley:demo-widget')`;
 
 export interface WidgetServiceDeps {
   db: Db;
-  channels: ChannelsRepository;
-  conversations: ConversationsRepository;
+  channels: ChannelDirectory;
+  conversations: ConversationsService;
+  clients: ClientsService;
   messaging: MessagingService;
   visitorTokens: VisitorTokens;
   clock: Clock;
@@ -50,8 +51,9 @@ export class WidgetService {
 
   async getConfig(widgetId: string): Promise<{ widgetId: string; name: string; greeting: string }> {
     const channel = await this.getWidget(widgetId);
-    const client = await this.deps.db.selectFrom('clients').select('companyName').where('id', '=', channel.clientId).executeTakeFirstOrThrow();
-    return { widgetId, name: client.companyName, greeting: WIDGET_GREETING };
+    const name = await this.deps.clients.findCompanyName(channel.clientId);
+    if (name === undefined) throw notFound('Widget');
+    return { widgetId, name, greeting: WIDGET_GREETING };
   }
 
   /**
@@ -62,14 +64,7 @@ export class WidgetService {
     const channel = await this.getWidget(widgetId);
     const resumed = input.visitorToken ? this.deps.visitorTokens.verify(widgetId, input.visitorToken) : null;
     const visitor = resumed && input.visitorToken ? { visitorId: resumed, visitorToken: input.visitorToken } : this.deps.visitorTokens.issue(widgetId);
-    if (input.name) {
-      const now = this.deps.clock.now();
-      await this.deps.db
-        .insertInto('contacts')
-        .values({ clientId: channel.clientId, channelId: channel.id, externalId: visitor.visitorId, name: input.name })
-        .onConflict((oc) => oc.columns(['channelId', 'externalId']).doUpdateSet({ name: input.name, updatedAt: now }))
-        .execute();
-    }
+    if (input.name) await this.deps.messaging.nameContact(channel, visitor.visitorId, input.name);
     return { ...visitor, created: resumed === null };
   }
 
@@ -95,15 +90,8 @@ export class WidgetService {
 
   /** The visitor's conversation, oldest first (empty until they write). */
   async findMessages({ channel, visitorId }: Visitor): Promise<WidgetMessage[]> {
-    const rows = await this.deps.conversations
-      .messages({ clientId: channel.clientId })
-      .where('m.channelId', '=', channel.id)
-      .where('ct.externalId', '=', visitorId)
-      .orderBy('m.createdAt', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(HISTORY_LIMIT)
-      .execute();
-    return rows.reverse().map((row) => toWidgetMessage(toMessageView(row)));
+    const messages = await this.deps.conversations.findContactMessages(channel, visitorId, HISTORY_LIMIT);
+    return messages.map(toWidgetMessage);
   }
 
   /**
@@ -115,8 +103,9 @@ export class WidgetService {
       contact: { externalId: visitorId },
       message: { externalId: `${visitorId}:${input.clientMessageId}`, type: 'text', text: input.text },
     });
-    const row = await this.deps.conversations.messages({ clientId: channel.clientId }).where('m.id', '=', result.messageId).executeTakeFirstOrThrow();
-    return { message: toWidgetMessage(toMessageView(row)), created: result.created };
+    const message = await this.deps.conversations.findClientMessage(channel.clientId, result.messageId);
+    if (!message) throw new Error(`message ${result.messageId} was recorded but cannot be read`);
+    return { message: toWidgetMessage(message), created: result.created };
   }
 
   /**

@@ -4,6 +4,9 @@
  * after parsing — contacts, conversations, idempotency, statuses, events — is the messaging core's.
  */
 import type { Channel, ChannelKind, MessageMedia, MessageType } from '../../../db/schema';
+import type { ContactProfile, DeliveryStatus } from '../../messaging';
+
+export type { ContactProfile, DeliveryStatus };
 
 export interface ChannelSecrets {
   accessToken?: string;
@@ -14,7 +17,6 @@ export interface ChannelSecrets {
 
 export type ChannelWithSecrets = Channel & { secretValues: ChannelSecrets };
 
-export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
 export type NormalizedEvent =
   | {
@@ -67,11 +69,6 @@ export interface TypingInput {
   replyToExternalId: string | null;
 }
 
-/** What a platform tells about a contact; null where it says nothing. */
-export interface ContactProfile {
-  name: string | null;
-  avatarUrl: string | null;
-}
 
 /** A failed send; `retryable` decides between backoff and failing the message at once. */
 export class SendError extends Error {

@@ -17,10 +17,8 @@ import { channelFromJson, messageFromJson } from '../../db/json-rows';
 import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import type { DeliveryStatus } from '../channels/adapters/channel-adapter';
-import type { ContactProfile } from '../channels/adapters/channel-adapter';
-import { fetchContactProfileJob } from '../channels/fetch-contact-profile.job';
-import { sendMessageJob } from '../channels/send-message.job';
+import { fetchContactProfileJob } from './fetch-contact-profile.job';
+import { sendMessageJob } from './send-message.job';
 
 /** Channels where Meta's 24-hour customer-service window applies to free text. */
 export const WINDOW_CHANNELS: ReadonlySet<ChannelKind> = new Set(['whatsapp', 'messenger', 'instagram']);
@@ -42,6 +40,15 @@ const ECHO_MATCH_WINDOW_MS = 10 * 60_000;
 // that the message went out (an echo, sent, delivered, read) still moves it on.
 const STATUS_RANK = sql<number>`case status when 'queued' then 0 when 'unknown' then 5 when 'sent' then 10 when 'failed' then 15 when 'delivered' then 20 when 'read' then 30 else -1 end`;
 const RANK: Record<DeliveryStatus, number> = { sent: 10, failed: 15, delivered: 20, read: 30 };
+
+/** A platform's word on a message the business sent (webhook statuses, the API channel's receipts). */
+export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
+
+/** What a platform tells about a contact; null where it says nothing. */
+export interface ContactProfile {
+  name: string | null;
+  avatarUrl: string | null;
+}
 
 export interface InboundMessageInput {
   contact: { externalId: string; name?: string | null; avatarUrl?: string | null };
@@ -506,6 +513,75 @@ export class MessagingService {
   async setConversationSummary(conversationId: string, summary: string, performedBy: PerformedBy, completeJob?: JobCompletion): Promise<void> {
     const payload = { conversationId, summary, at: new Date().toISOString(), performedBy, completeJob: completeJob ?? null, ...this.deps.events.publishContext };
     await sql`${sql.raw(PREPARED)}select parley_set_conversation_summary(${storableJson(payload)}::jsonb)`.execute(this.deps.db);
+  }
+
+  /**
+   * The AI agent's away reply (outside business hours) puts an active conversation on hold:
+   * status `pending`, with its event. A conversation in any other state keeps it.
+   */
+  async markAway(conversation: { conversationId: string; clientId: string }, performedBy: PerformedBy, at: Date = this.deps.clock.now()): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('conversations')
+        .set({ status: 'pending', updatedAt: at })
+        .where('id', '=', conversation.conversationId)
+        .where('status', '=', 'active')
+        .returning('status')
+        .executeTakeFirst();
+      if (row) await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.conversationId, clientId: conversation.clientId, status: row.status }, performedBy);
+    });
+  }
+
+  /** Whether the AI agent sent a reply of this decision (its `ai.decision`) in the conversation since `since`. */
+  async aiDecidedSince(conversationId: string, decision: AiMessageInfo['decision'], since: Date): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('messages')
+      .select('id')
+      .where('conversationId', '=', conversationId)
+      .where('senderType', '=', 'ai')
+      .where(sql<boolean>`ai->>'decision' = ${decision}`)
+      .where('createdAt', '>', since)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /**
+   * Handed to people (the AI agent's hand-off): the conversation is escalated, handled by a
+   * person and at high priority, and so is the message that caused it; its event is published.
+   * `alsoInTransaction` runs in the same transaction (telling the staff), so a hand-off is never
+   * recorded without its notifications, nor the reverse.
+   */
+  async escalate(
+    conversation: { conversationId: string; clientId: string; messageId: string },
+    performedBy: PerformedBy,
+    alsoInTransaction?: (trx: Db) => Promise<void>,
+    at: Date = this.deps.clock.now(),
+  ): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const row = await trx
+        .updateTable('conversations')
+        .set({ status: 'escalated', handledBy: 'human', priority: 'high', updatedAt: at })
+        .where('id', '=', conversation.conversationId)
+        .returning('status')
+        .executeTakeFirstOrThrow();
+      await trx.updateTable('messages').set({ priority: 'high' }).where('id', '=', conversation.messageId).execute();
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.conversationId, clientId: conversation.clientId, status: row.status }, performedBy);
+      if (alsoInTransaction) await alsoInTransaction(trx);
+    });
+  }
+
+  /**
+   * The name a customer gave (the website widget's "your name"): their contact is created with it,
+   * or renamed, before they write.
+   */
+  async nameContact(channel: { id: string; clientId: string }, externalId: string, name: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.db
+      .insertInto('contacts')
+      .values({ clientId: channel.clientId, channelId: channel.id, externalId, name })
+      .onConflict((oc) => oc.columns(['channelId', 'externalId']).doUpdateSet({ name, updatedAt: now }))
+      .execute();
   }
 
   /** A contact's ids, for the profile job. */

@@ -5,17 +5,15 @@
  * Accepted messages go through the messaging core, idempotent on the sender's `message.id`.
  */
 import type { ApiInboundMessage } from '../../../common/api/channels';
-import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
 import { AppError } from '../../lib/errors';
-import type { MessagingService, RecordResult } from '../conversations/messaging.service';
-import { checkApiSignature } from './adapters/api-signature';
-import type { ChannelWithSecrets } from './adapters/channel-adapter';
-import type { ChannelsRepository } from './channels.repository';
+import { type ChannelDirectory, type ChannelWithSecrets, checkApiSignature } from '../channels';
+import type { MessagingService, RecordResult } from '../messaging';
+import type { WebhooksRepository } from './webhooks.repository';
 
 export interface ApiChannelServiceDeps {
-  db: Db;
-  channels: ChannelsRepository;
+  channels: ChannelDirectory;
+  deliveries: WebhooksRepository;
   messaging: MessagingService;
   clock: Clock;
 }
@@ -50,10 +48,7 @@ export class ApiChannelService {
       message: { externalId: input.message.id, type: 'text', text: input.message.text },
     });
     if (result.created) {
-      await this.deps.db
-        .insertInto('inboundEvents')
-        .values({ provider: 'api', channelIds: [channel.id], body: rawBody.toString('utf8'), processedAt: this.deps.clock.now() })
-        .execute();
+      await this.deps.deliveries.insertProcessed({ provider: 'api', channelIds: [channel.id], body: rawBody.toString('utf8') }, this.deps.clock.now());
     }
     return result;
   }

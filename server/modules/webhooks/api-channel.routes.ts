@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { API_SIGNATURE, apiInboundAccepted, apiInboundMessage } from '../../../common/api/channels';
 import { cleanJsonBody } from '../../http/json-body';
 import { AppError } from '../../lib/errors';
-import type { ChannelWithSecrets } from './adapters/channel-adapter';
+import type { ChannelWithSecrets } from '../channels';
 import type { ApiChannelService } from './api-channel.service';
 
 export interface ApiChannelRoutesOptions {

@@ -1,0 +1,7 @@
+/**
+ * The agents module: each client's AI agent — its configuration, knowledge base and training —
+ * and the policy that answers customers, hands off to people and summarises conversations
+ * (through the messaging module, the one writer of conversations).
+ */
+export { AgentsService } from './agents.service';
+export { AgentPolicy } from './agents.policy';

@@ -1,0 +1,2 @@
+/** The clients module: the businesses Parley serves. */
+export { ClientsService } from './clients.service';

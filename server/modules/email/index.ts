@@ -1,0 +1,3 @@
+/** The email module: transactional e-mail, queued and sent over SMTP (or kept in the outbox). */
+export { EmailService } from './email.service';
+export { accountExistsEmail, escalationEmail, passwordResetEmail, verificationEmail, type RenderedEmail } from './email.templates';

@@ -1,0 +1,2 @@
+/** The profile module: a signed-in person's own account — details, password, two-factor, sessions. */
+export { ProfileService } from './profile.service';

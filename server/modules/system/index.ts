@@ -1,0 +1,2 @@
+/** The system module: health, the secrets key check, the control commands and app-wide settings. */
+export { HealthService } from './health.service';
