@@ -121,9 +121,8 @@ export async function applyRoutines(db: Db, sources: readonly SqlRoutines[]): Pr
 
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(current_schema() || '.parley_routines'))`.execute(trx);
-    const recorded = new Map(
-      (await trx.selectFrom('sqlRoutines').select(['name', 'hash']).execute()).map((r) => [r.name, r.hash]),
-    );
+    const rows = await trx.selectFrom('sqlRoutines').select(['name', 'hash']).execute();
+    const recorded = new Map(rows.map((r) => [r.name, r.hash]));
     const { rows: present } = await sql<{ name: string }>`
       select p.proname as name from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = current_schema()
       union all
@@ -138,9 +137,7 @@ export async function applyRoutines(db: Db, sources: readonly SqlRoutines[]): Pr
       await trx
         .insertInto('sqlRoutines')
         .values({ name: source.name, hash, appliedAt: sql<Date>`statement_timestamp()` })
-        .onConflict((oc) =>
-          oc.column('name').doUpdateSet({ hash, appliedAt: sql<Date>`statement_timestamp()` }),
-        )
+        .onConflict((oc) => oc.column('name').doUpdateSet({ hash, appliedAt: sql<Date>`statement_timestamp()` }))
         .execute();
       applied.push(source.name);
     }
