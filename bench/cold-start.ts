@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
+import { SQL_ROUTINES } from '../server/routines';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { dropBenchDatabase, freshBenchDatabase } from './lib/postgres';
 import { freePort, LOOPBACK, spawnNode, waitFor200 } from './lib/process';
@@ -187,7 +188,7 @@ async function breakdown(report: GroupReporter, cwd: string, samples: StartSampl
   const t0 = performance.now();
   const database = await openDatabase({ dataDir: path.join(dataDir, 'pglite') });
   const t1 = performance.now();
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   const t2 = performance.now();
   await database.close();
   const openMs = t1 - t0;

@@ -12,6 +12,7 @@ import { type Database, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
 import { defineJob } from '../server/jobs/define-job';
 import { JobQueue } from '../server/jobs/queue';
+import { SQL_ROUTINES } from '../server/routines';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { dropBenchDatabase, freshBenchDatabase } from './lib/postgres';
 import type { GroupReporter } from './lib/report';
@@ -79,7 +80,7 @@ async function measurePickup(database: Database, listen: boolean): Promise<Picku
 }
 
 async function measureEngine(report: GroupReporter, engine: string, database: Database): Promise<void> {
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   const listened = await measurePickup(database, true);
   report.progress(`${engine} LISTEN: ${tail(listened.pickup)}`);
   const polled = await measurePickup(database, false);

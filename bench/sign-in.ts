@@ -13,6 +13,7 @@ import { loadConfig } from '../server/config';
 import { type Database, openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
 import { hashPassword, type PasswordObserver, SCRYPT_PARAMS, verifyPassword } from '../server/lib/password-hash';
+import { SQL_ROUTINES } from '../server/routines';
 import { compareTimings, seededRandom } from './lib/compare';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { describe, load, type LoadResult } from './lib/load';
@@ -274,7 +275,7 @@ function reportTimings(report: GroupReporter, engine: string, label: string, [kn
 /** The lockout figures against Parley in the bench process, on one engine. */
 async function measureAuthFigures(report: GroupReporter, engine: 'PGlite' | 'PostgreSQL', open: () => Promise<Database>, dataDir: string): Promise<void> {
   const database = await open();
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   const counter = new VerificationCounter();
   const first = await startInProcess(database, dataDir, counter);
   const opened: Database[] = [database];

@@ -11,6 +11,7 @@ import { openDatabase } from './db/database';
 import { migrateToLatest } from './db/migrate';
 import { loggerOptions } from './lib/logger';
 import { SecretsKeyMismatchError } from './modules/system/secrets-key-check';
+import { SQL_ROUTINES } from './routines';
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
     poolSize: config.databasePoolSize,
     onError: (error) => logger.error({ err: error }, 'database connection error'),
   });
-  const { applied } = await migrateToLatest(database.db);
+  const { applied } = await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   if (applied.length) logger.info({ applied }, 'database migrated');
 
   let app;

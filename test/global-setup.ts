@@ -8,12 +8,13 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from '../server/db/database';
 import { migrateToLatest } from '../server/db/migrate';
+import { SQL_ROUTINES } from '../server/routines';
 import { SNAPSHOT_FILE } from './helpers/snapshot';
 
 export default async function setup(): Promise<void> {
   const pglite = new PGlite();
   const database = await openDatabase({ pglite });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   const blob = await pglite.dumpDataDir('none');
   fs.mkdirSync(path.dirname(SNAPSHOT_FILE), { recursive: true });
   fs.writeFileSync(SNAPSHOT_FILE, Buffer.from(await blob.arrayBuffer()));

@@ -48,11 +48,12 @@ function noDatabase(dataDir: string, databaseUrl: string | undefined): NoDatabas
 
 async function direct(command: string, flags: Record<string, unknown>): Promise<unknown> {
   // Loaded here, not at the top: the other paths (help, bad flags, via the server) stay quick.
-  const [{ pino }, { buildApp }, { openDatabase }, { migrateToLatest }] = await Promise.all([
+  const [{ pino }, { buildApp }, { openDatabase }, { migrateToLatest }, { SQL_ROUTINES }] = await Promise.all([
     import('pino'),
     import('../app'),
     import('../db/database'),
     import('../db/migrate'),
+    import('../routines'),
   ]);
   const config = loadConfig();
   const lock = config.databaseUrl ? undefined : acquireDataDirLock(config.dataDir);
@@ -61,7 +62,7 @@ async function direct(command: string, flags: Record<string, unknown>): Promise<
     try {
       // An empty PostgreSQL database (a wrong DATABASE_URL?) is not set up behind the operator's back.
       if (!(await databaseIsSetUp(database.db))) throw noDatabase(config.dataDir, config.databaseUrl);
-      await migrateToLatest(database.db);
+      await migrateToLatest(database.db, { routines: SQL_ROUTINES });
       const app = await buildApp({ config, database, logger: pino({ level: 'warn' }, pino.destination(2)), startJobs: false });
       try {
         return await runCommand(app.services, command, flags);

@@ -191,8 +191,8 @@ async function openPostgres(url: string, options: OpenDatabaseOptions): Promise<
     }
   }
   // Idle connections stay open for five minutes (pg's default closes them after ten seconds): a new
-  // connection compiles and plans the hot-path functions again (migration 0005), which a burst
-  // after a short lull would pay on every connection.
+  // connection compiles and plans the hot-path functions again (the `*.sql.ts` routines), which a
+  // burst after a short lull would pay on every connection.
   const pool = new pg.Pool({ ...clientConfig, Client: PreparingClient, max: options.poolSize ?? 10, idleTimeoutMillis: 5 * 60_000 });
   pool.on('error', (error) => options.onError?.(error));
   const db = new Kysely<DB>({ dialect: currentSchemaIntrospection(new PostgresDialect({ pool })), ...kyselyOptions() });

@@ -2,23 +2,36 @@ import { sql } from 'kysely';
 import { type MigrationResultSet, Migrator } from 'kysely/migration';
 import type { Db } from './database';
 import { migrations } from './migrations';
+import { applyRoutines, type SqlRoutines } from './routines';
 
 export interface MigrationReport {
+  /** The migrations applied (not the SQL routines). */
   applied: string[];
 }
 
+export interface MigrateOptions {
+  /**
+   * The SQL routine sources (server/routines.ts, `SQL_ROUTINES`), applied after the migrations
+   * when their content changed (./routines.ts). Passed in: server/db imports no module.
+   */
+  routines?: readonly SqlRoutines[];
+}
+
 /**
- * Applies pending migrations. Kysely's migrator takes a lock row first, so several instances
- * starting together against one PostgreSQL apply each migration once.
+ * Applies pending migrations, then the changed SQL routines. Kysely's migrator takes a lock row
+ * first and the routines an advisory lock, so several instances starting together against one
+ * PostgreSQL apply each migration and each changed routine source once.
  */
-export async function migrateToLatest(db: Db): Promise<MigrationReport> {
+export async function migrateToLatest(db: Db, options: MigrateOptions = {}): Promise<MigrationReport> {
   const migrator = await createMigrator(db);
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName;
     throw new Error(`Migration ${failed ?? ''} failed`.replace('  ', ' '), { cause: result.error });
   }
-  return { applied: (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName) };
+  const applied = (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  if (options.routines?.length) await applyRoutines(db, options.routines);
+  return { applied };
 }
 
 /**

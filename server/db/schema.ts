@@ -426,6 +426,13 @@ export interface AgentModelsTable {
   trainedAt: CreatedAt;
 }
 
+/** What server/db/routines.ts applied: one row per SQL routine source file. */
+export interface SqlRoutinesTable {
+  name: string;
+  hash: string;
+  appliedAt: Timestamp;
+}
+
 export interface DB {
   agents: AgentsTable;
   knowledgeBases: KnowledgeBasesTable;
@@ -455,6 +462,7 @@ export interface DB {
   chatThreads: ChatThreadsTable;
   chatParticipants: ChatParticipantsTable;
   chatMessages: ChatMessagesTable;
+  sqlRoutines: SqlRoutinesTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -10,7 +10,7 @@ export interface DomainEvents {
   'conversation.updated': { conversationId: string; clientId: string; status: ConversationStatus };
   /**
    * A resolved conversation the customer wrote to again (`messageId`), now active and handled by
-   * the AI or by people as the reopen rule decided (parley_record_inbound, migration 0009).
+   * the AI or by people as the reopen rule decided (parley_record_inbound, messaging.sql.ts).
    */
   'conversation.reopened': { conversationId: string; clientId: string; messageId: string; handledBy: HandledBy };
   'message.created': {

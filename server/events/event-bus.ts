@@ -1,6 +1,6 @@
 /**
  * Domain events. `publish(trx, …)` runs inside the transaction that made the change and, in the
- * same statement (`parley_publish`, migration 0005):
+ * same statement (`parley_publish`, events.sql.ts):
  *  - inserts the jobs of the subscriptions that match — durable work (the AI agent, automations)
  *    exists exactly when the change committed;
  *  - NOTIFYs the events, which every Parley instance on the database receives once the

@@ -9,6 +9,7 @@ import pg from 'pg';
 import { type Database, type Engine, openDatabase } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { randomToken } from '../../server/lib/crypto';
+import { SQL_ROUTINES } from '../../server/routines';
 import { SNAPSHOT_FILE } from './snapshot';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL;
@@ -42,7 +43,7 @@ export async function createTestDatabase(engine: Engine, options: { migrate?: bo
   if (!TEST_DATABASE_URL) throw new Error('TEST_DATABASE_URL is not set');
   const schema = `t_${randomToken(9).toLowerCase().replace(/[^a-z0-9]/gu, '')}`;
   const database = await openDatabase({ url: TEST_DATABASE_URL, schema, poolSize: 8 });
-  if (migrate) await migrateToLatest(database.db);
+  if (migrate) await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   const others: Database[] = [];
   return {
     ...database,

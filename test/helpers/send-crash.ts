@@ -20,6 +20,7 @@ import { sql } from 'kysely';
 import { type Database, type Engine, openDatabase } from '../../server/db/database';
 import { migrateToLatest } from '../../server/db/migrate';
 import { randomToken } from '../../server/lib/crypto';
+import { SQL_ROUTINES } from '../../server/routines';
 import { STORE_FAQ } from './agents';
 import { createTestApp, testConfig } from './app';
 import { TEST_DATABASE_URL, type TestDatabase } from './database';
@@ -190,13 +191,13 @@ export async function seedShop(engine: Engine, postgresUrl = TEST_DATABASE_URL, 
   if (engine === 'pglite') {
     const dir = path.join(dataDir, 'pglite');
     database = await openDatabase({ pglite: fromSnapshot ? new PGlite(dir, { loadDataDir: new Blob([fs.readFileSync(SNAPSHOT_FILE)]) }) : new PGlite(dir) });
-    if (!fromSnapshot) await migrateToLatest(database.db);
+    if (!fromSnapshot) await migrateToLatest(database.db, { routines: SQL_ROUTINES });
     env = { DATA_DIR: dataDir };
   } else {
     if (!postgresUrl) throw new Error('No PostgreSQL URL');
     schema = `t_crash_${randomToken(6).toLowerCase().replace(/[^a-z0-9]/gu, '')}`;
     database = await openDatabase({ url: postgresUrl, schema, poolSize: 4 });
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, { routines: SQL_ROUTINES });
     const url = new URL(postgresUrl);
     url.searchParams.set('options', `-c search_path=${schema}`);
     env = { DATA_DIR: dataDir, DATABASE_URL: url.toString() };

@@ -6,6 +6,7 @@ import * as agents from './0004-agents';
 import * as hotPaths from './0005-hot-paths';
 import * as sendAttempts from './0007-send-attempts';
 import * as inbox from './0009-inbox';
+import * as sqlRoutines from './0010-sql-routines';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-hot-paths': hotPaths,
   '0007-send-attempts': sendAttempts,
   '0009-inbox': inbox,
+  '0010-sql-routines': sqlRoutines,
 };

@@ -67,7 +67,7 @@ const HISTORY = 10;
 const AWAY_REPEAT_MS = 12 * 60 * 60_000;
 
 /**
- * Everything the policy needs about one customer message (`parley_agent_context`, migration 0005):
+ * Everything the policy needs about one customer message (`parley_agent_context`, agents.sql.ts):
  * the message, its conversation, channel, contact and client, the client's agent and live
  * knowledge version, whether a newer customer message or an answer exists, and the
  * conversation's recent messages.

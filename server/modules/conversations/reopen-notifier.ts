@@ -1,5 +1,5 @@
 /**
- * The reopen rule's second half (the first is in parley_record_inbound, migration 0009): a
+ * The reopen rule's second half (the first is in parley_record_inbound, messaging/messaging.sql.ts): a
  * resolved conversation the customer writes to again while the AI will not answer it stays with
  * people, and they are told — an in-app notification like the escalation's, for the staff
  * (admins, managers) and the conversation's client's own users, who see and handle its inbox.

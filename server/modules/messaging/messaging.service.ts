@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conversations';
 import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
 import { type Db, type Engine, PREPARED } from '../../db/database';
-import { HOT_PATH_ERRORS } from '../../db/migrations/0005-hot-paths';
+import { HOT_PATH_ERRORS } from './messaging.sql';
 import { cleanJson, mightNeedCleaning } from '../../http/json-body';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';

@@ -19,6 +19,7 @@ import { type Database, type Engine, openDatabase } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { parseSecretsKey, SecretBox } from '../../lib/secret-box';
+import { SQL_ROUTINES } from '../../routines';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const SECRETS_KEY = 'restart-test-secrets-key-0123456789abcdef';
@@ -162,7 +163,7 @@ async function pgliteStore(dataDir: string): Promise<Store> {
 async function postgresStore(dataDir: string): Promise<Store> {
   const schema = `t_restart_${randomToken(6).toLowerCase().replace(/[^a-z0-9]/gu, '')}`;
   const database = await openDatabase({ url: TEST_DATABASE_URL!, schema, poolSize: 2 });
-  await migrateToLatest(database.db);
+  await migrateToLatest(database.db, { routines: SQL_ROUTINES });
   await seed(database);
   const url = new URL(TEST_DATABASE_URL!);
   url.searchParams.set('options', `-c search_path=${schema}`);

@@ -1,0 +1,45 @@
+/**
+ * Domain events' database function (EventBus.publish, server/events/event-bus.ts, and the hot
+ * paths that publish in the same statement as their work). Applied by `migrateToLatest` when this
+ * file changes; the rules (only `create or replace`, signature changes need a migration) are in
+ * server/db/routines.ts. First created by migration 0005. Calls `parley_insert_jobs`
+ * (server/jobs/jobs.sql.ts).
+ */
+import { defineSqlRoutines } from '../db/routines';
+
+export const eventsRoutines = defineSqlRoutines({
+  name: 'events',
+  statements: [
+    // Domain events: the subscribers' jobs (one per matching subscription, its payload the keys it
+    // names from the event's payload; parley_insert_jobs), and the events themselves as JSON arrays
+    // of at most 16 (a NOTIFY carries at most 8000 bytes; events carry ids only).
+    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys}]. Returns the jobs
+    // claimed for `p_local`.
+    `create or replace function parley_publish(p_events jsonb, p_subscriptions jsonb, p_event_channel text, p_job_channel text, p_local jsonb default null)
+    returns jsonb language plpgsql as $$
+    declare
+      v_jobs jsonb;
+      v_chunk jsonb;
+    begin
+      if p_events is null or jsonb_array_length(p_events) = 0 then
+        return '[]'::jsonb;
+      end if;
+      select coalesce(jsonb_agg(jsonb_build_object(
+          'name', s->>'job',
+          'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb),
+          'maxAttempts', (s->>'maxAttempts')::integer) order by i), '[]'::jsonb)
+      into v_jobs
+      from jsonb_array_elements(p_events) with ordinality as ev(e, i)
+      join jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s on s->>'event' = e->>'name'
+      where (e->'payload') @> coalesce(s->'where', '{}'::jsonb)
+        and not coalesce((s->'unlessPerformedBy') ? (e->'performedBy'->>'kind'), false);
+      for v_chunk in
+        select jsonb_agg(e order by i) from jsonb_array_elements(p_events) with ordinality as ev(e, i)
+        group by (i - 1) / 16 order by min(i)
+      loop
+        perform pg_notify(p_event_channel, v_chunk::text);
+      end loop;
+      return parley_insert_jobs(v_jobs, p_local, p_job_channel);
+    end $$`,
+  ],
+});

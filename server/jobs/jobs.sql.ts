@@ -1,0 +1,80 @@
+/**
+ * The job queue's database functions (JobQueue, server/jobs/queue.ts, and the hot paths that
+ * insert and finish jobs in the same statement as their work). Applied by `migrateToLatest` when
+ * this file changes; the rules (only `create or replace`, signature changes need a migration) are
+ * in server/db/routines.ts. First created by migration 0005.
+ */
+import { defineSqlRoutines } from '../db/routines';
+
+export const jobsRoutines = defineSqlRoutines({
+  name: 'jobs',
+  statements: [
+    // A finished job, when the worker that holds it is the one finishing it (as JobQueue does).
+    // (PL/pgSQL rather than SQL functions throughout: its plans are cached per connection, a SQL
+    // function called from another one is planned again at every call.)
+    `create or replace function parley_complete_job(p_job jsonb) returns void language plpgsql as $$
+    begin
+      if jsonb_typeof(p_job) = 'object' then
+        update jobs set status = 'completed', completed_at = statement_timestamp(), updated_at = statement_timestamp(),
+          locked_by = null, locked_until = null, last_error = null
+        where id = (p_job->>'id')::bigint and locked_by = p_job->>'workerId';
+      end if;
+    end $$`,
+
+    // Jobs, in order: [{name, payload, maxAttempts}]. Up to the slots `p_local` holds per job name
+    // ({workerId, slots: {name: {n, leaseMs, hint?}}}, JobQueue.reserve) are inserted already
+    // claimed by that worker, which runs them once this transaction committed; those are returned,
+    // each with its `hint` — what the job's hint function (a function of the payload, named by the
+    // job's definition) reads in this same transaction — so the handler need not read it again.
+    // The rest are queued, with one wake-up for the workers.
+    `create or replace function parley_insert_jobs(p_jobs jsonb, p_local jsonb, p_job_channel text) returns jsonb language plpgsql as $$
+    declare
+      v_claimed jsonb;
+      v_queued integer;
+      v_row jsonb;
+      v_fn text;
+      v_hint jsonb;
+      v_out jsonb := '[]'::jsonb;
+    begin
+      if p_jobs is null or jsonb_array_length(p_jobs) = 0 then
+        return '[]'::jsonb;
+      end if;
+      with wanted as (
+        select j, i, row_number() over (partition by j->>'name' order by i) as rank
+        from jsonb_array_elements(p_jobs) with ordinality as t(j, i)
+      ), placed as (
+        select j, i,
+          rank <= coalesce((p_local->'slots'->(j->>'name')->>'n')::integer, 0) as claimed,
+          coalesce((p_local->'slots'->(j->>'name')->>'leaseMs')::bigint, 0) as lease_ms
+        from wanted
+      ), inserted as (
+        insert into jobs (name, payload, max_attempts, run_at, status, attempts, locked_by, locked_until)
+        select j->>'name', j->'payload', (j->>'maxAttempts')::integer, statement_timestamp(),
+          case when claimed then 'running' else 'queued' end,
+          case when claimed then 1 else 0 end,
+          case when claimed then p_local->>'workerId' end,
+          case when claimed then statement_timestamp() + lease_ms * interval '1 millisecond' end
+        from placed order by i
+        returning id, name, payload, attempts, max_attempts, status
+      )
+      select
+        coalesce(jsonb_agg(jsonb_build_object('id', id, 'name', name, 'payload', payload, 'attempts', attempts, 'maxAttempts', max_attempts) order by id)
+          filter (where status = 'running'), '[]'::jsonb),
+        count(*) filter (where status = 'queued')
+      into v_claimed, v_queued
+      from inserted;
+      if v_queued > 0 then
+        perform pg_notify(p_job_channel, '{}');
+      end if;
+      for v_row in select value from jsonb_array_elements(v_claimed) loop
+        v_fn := p_local->'slots'->(v_row->>'name')->>'hint';
+        if v_fn is not null then
+          execute format('select %I($1)', v_fn) into v_hint using v_row->'payload';
+          v_row := v_row || jsonb_build_object('hint', v_hint);
+        end if;
+        v_out := v_out || v_row;
+      end loop;
+      return v_out;
+    end $$`,
+  ],
+});
