@@ -61,6 +61,11 @@ describe('architecture boundaries (eslint-plugin-boundaries)', () => {
     expect(tags(await boundaryMessages(file, importing(specifier)))).toEqual([tag]);
   });
 
+  it('re-exports and dynamic imports are checked too', async () => {
+    const code = "export { alphaInternal } from '../alpha/internal';\nexport const later = () => import('../alpha/internal');";
+    expect(tags(await boundaryMessages('server/modules/beta/index.ts', code))).toEqual(['module-entry', 'module-entry']);
+  });
+
   it.each([
     // A module may use another module through its index.ts, server infrastructure and common.
     ['server/modules/beta/good.ts', ['../alpha/index', '../alpha', '../../lib/util', '../../../common/shared']],
