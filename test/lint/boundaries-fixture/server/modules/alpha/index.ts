@@ -1,0 +1,1 @@
+export { alphaInternal as alpha } from './internal';

@@ -1,0 +1,1 @@
+export const thing = 'feature-one';
