@@ -69,7 +69,7 @@ function boundariesConfig() {
       'boundaries/legacy-templates': false,
       'boundaries/elements': [
         { type: 'common', pattern: 'common', partialMatch: false },
-        { type: 'server-infra', pattern: 'server/(http|db|jobs|lib|events)', capture: ['layer'], partialMatch: false },
+        { type: 'server-infra', pattern: 'server/(http|db|jobs|lib|events|config)', capture: ['layer'], partialMatch: false },
         { type: 'server-module', pattern: 'server/modules/*', capture: ['module'], partialMatch: false },
         // The rest of server/ (app.ts, services.ts, main.ts, config.ts, cli/) composes the server: it may import
         // anything on it. A catch-all, so it must stay after the server patterns above.

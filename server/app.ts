@@ -100,7 +100,7 @@ import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
 import { SecurityEventsService } from './modules/security/security-events.service';
 import { getOrCreateSecret } from './modules/system/app-secrets';
-import { controlRoutes } from './modules/system/control.routes';
+import { controlRoutes } from './cli/control.routes';
 import { HealthService } from './modules/system/health.service';
 import { checkSecretsKey } from './modules/system/secrets-key-check';
 import { systemRoutes } from './modules/system/system.routes';

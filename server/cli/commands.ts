@@ -1,7 +1,7 @@
 /**
  * Operator commands (`npm run parley -- <command> --flags`). Each command is a name, a zod schema
  * for its flags and a function over the services; the same table runs in the CLI process or, when
- * a server holds the embedded database, inside that server (modules/system/control.routes.ts).
+ * a server holds the embedded database, inside that server (cli/control.routes.ts).
  */
 import { z } from 'zod';
 import { engineKind, updateAgentFields } from '../../common/api/agents';

@@ -33,7 +33,7 @@ export function trainKnowledge(entries: readonly KnowledgeEntry[], onProgress: (
 
 /** What the worker is started with. */
 export interface TrainingWorkerData {
-  /** PARLEY_WORD_VECTORS (server/config.ts): whether the worker uses the packaged word vectors. */
+  /** PARLEY_WORD_VECTORS (server/config): whether the worker uses the packaged word vectors. */
   wordVectors: boolean;
 }
 

@@ -246,7 +246,7 @@ export function loadPackagedWordVectors(cacheDirs?: readonly string[]): WordVect
 let packaged: WordVectors | null | undefined;
 let enabled = true;
 
-/** Whether this process uses the packaged word vectors (server/config.ts: PARLEY_WORD_VECTORS; the app sets it at start). */
+/** Whether this process uses the packaged word vectors (server/config: PARLEY_WORD_VECTORS; the app sets it at start). */
 export function configureWordVectors(options: { enabled: boolean }): void {
   if (options.enabled !== enabled) packaged = undefined;
   enabled = options.enabled;

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ParleyServices } from '../../services';
-import { CommandError, runCommand } from '../../cli/commands';
-import { BackupError } from '../../db/backup';
-import { AppError } from '../../lib/errors';
+import type { ParleyServices } from '../services';
+import { CommandError, runCommand } from './commands';
+import { BackupError } from '../db/backup';
+import { AppError } from '../lib/errors';
 
 /**
  * Runs an operator command inside this server, for the CLI when this process holds the embedded

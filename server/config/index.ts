@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
-import { parseOutboundAllowlist, type OutboundAllowlist } from './lib/outbound-address';
+import { parseOutboundAllowlist, type OutboundAllowlist } from '../lib/outbound-address';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
