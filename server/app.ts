@@ -23,6 +23,7 @@ import { ChannelsRepository } from './modules/channels/channels.repository';
 import { OutboundService } from './modules/channels/outbound.service';
 import { sendMessageJob } from './modules/messaging/send-message.job';
 import { ConversationsRepository } from './modules/conversations/conversations.repository';
+import { InboxStateService } from './modules/messaging/inbox-state.service';
 import { MessagingService } from './modules/messaging/messaging.service';
 import { ReopenNotifier } from './modules/conversations/reopen-notifier';
 import { ContactProfiles } from './modules/channels/contact-profiles.service';
@@ -80,6 +81,7 @@ import { type Clock, systemClock } from './lib/clock';
 import { loggerOptions } from './lib/logger';
 import { createGuardedHttp } from './lib/guarded-http';
 import { AuthService } from './modules/auth/auth.service';
+import { SessionsRepository } from './modules/auth/sessions.repository';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createBetterAuth, passwordResetUrl } from './modules/auth/better-auth';
 import { betterAuthCallbackRoutes } from './modules/auth/better-auth.routes';
@@ -94,7 +96,6 @@ import { passwordResetEmail } from './modules/email/email.templates';
 import { outboxRoutes } from './modules/email/outbox.routes';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { NotificationsService } from './modules/notifications/notifications.service';
-import { ProfileRepository } from './modules/profile/profile.repository';
 import { profileRoutes } from './modules/profile/profile.routes';
 import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
@@ -107,6 +108,7 @@ import { systemRoutes } from './modules/system/system.routes';
 import { UsersRepository } from './modules/users/users.repository';
 import { usersRoutes } from './modules/users/users.routes';
 import { UsersService } from './modules/users/users.service';
+import { UserProfileRepository } from './modules/users/user-profile.repository';
 import type { ParleyServices } from './services';
 
 export const VERSION: string = packageJson.version;
@@ -163,7 +165,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const usersRepository = new UsersRepository(db);
   const lockout = new LockoutRepository(db);
   const securityEvents = new SecurityEventsService(new SecurityEventsRepository(db));
-  const profileRepository = new ProfileRepository(db);
   const channelsRepository = new ChannelsRepository(db, secretBox);
   const conversationsRepository = new ConversationsRepository(db);
   const channelDirectory = new ChannelDirectory(channelsRepository);
@@ -174,20 +175,21 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     options.emailTransport ?? (config.smtp.url ? createSmtpTransport(config.smtp.url, config.smtp.from) : createOutboxTransport(logger));
   const emails = new EmailService({ db, queue, transport, logger });
   const passwordHashing = observedPasswordHashing(options.passwordObserver);
+  const users = new UsersService({ db, users: usersRepository, profiles: new UserProfileRepository(db), securityEvents, logger });
   const auth = createBetterAuth({
     config,
     db,
     secret,
     logger,
     passwordHashing,
+    users,
     sendPasswordReset: async (user, token) => {
       await emails.send(user.email, passwordResetEmail(user.name, passwordResetUrl(config.publicUrl, token)));
     },
   });
-  const users = new UsersService({ db, users: usersRepository, securityEvents, logger });
-  const authService = new AuthService({ config, auth, users, lockout, securityEvents, emails, queue, passwordHashing, clock, logger });
+  const authService = new AuthService({ config, auth, users, lockout, sessions: new SessionsRepository(db), securityEvents, emails, queue, passwordHashing, clock, logger });
 
-  const profile = new ProfileService({ auth, users, profile: profileRepository, securityEvents });
+  const profile = new ProfileService({ auth, users, sessions: authService, securityEvents });
   const notifications = new NotificationsService({ db, events });
 
   const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
@@ -203,7 +205,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const outbound = new OutboundService({ db, channels: channelsRepository, messaging, adapters, notifications, users, logger });
   const visitorTokens = new VisitorTokens(secret);
   const clients = new ClientsService({ db });
-  const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, events, clock });
+  const inboxState = new InboxStateService({ db, events, clock });
+  const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, inboxState, users, clock });
   const widget = new WidgetService({ db, channels: channelDirectory, conversations: conversationsService, clients, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ channels: channelDirectory, deliveries: webhooksRepository, messaging, clock });
   const webhooks = new WebhooksService({
@@ -226,7 +229,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     onChange: () => webhooks.secrets.invalidate(),
   });
   const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
-  const presence = new PresenceTracker({ db, clock, logger });
+  const presence = new PresenceTracker({ users, clock, logger });
   const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders() }, logger);
 
   // Training runs in a worker thread, started with the first training (embedded-trainer.ts).

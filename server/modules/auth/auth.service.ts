@@ -22,6 +22,7 @@ import { accountMailJob } from './auth.job';
 import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
 import { EMAIL_VERIFICATION_PREFIX } from './better-auth.plugin';
 import { LOCKOUT, type LockoutState, minutesLeft } from './lockout';
+import type { SessionRow, SessionsRepository } from './sessions.repository';
 import type { LockoutRepository } from './lockout.repository';
 
 const RESET_PREFIX = 'reset-password:';
@@ -44,6 +45,7 @@ export interface AuthServiceDeps {
   auth: BetterAuth;
   users: UsersService;
   lockout: LockoutRepository;
+  sessions: SessionsRepository;
   securityEvents: SecurityEventsService;
   emails: EmailService;
   queue: JobQueue;
@@ -61,6 +63,23 @@ function errorCode(error: unknown): string | undefined {
 
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
+
+  // ---- A user's own sessions (the profile page) ------------------------------------------------
+
+  /** Live sessions, most recently active first. */
+  async findSessions(userId: string): Promise<SessionRow[]> {
+    return this.deps.sessions.findSessions(userId);
+  }
+
+  /** Signs one of the user's sessions out; false when they have no such session. */
+  async deleteSession(userId: string, sessionId: string): Promise<boolean> {
+    return this.deps.sessions.deleteSession(userId, sessionId);
+  }
+
+  /** Signs out every session of the user but one; how many. */
+  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+    return this.deps.sessions.deleteOtherSessions(userId, keepSessionId);
+  }
 
   get googleEnabled(): boolean {
     return this.deps.config.google !== undefined;

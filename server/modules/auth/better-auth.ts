@@ -10,8 +10,8 @@ import { genericOAuth, twoFactor } from 'better-auth/plugins';
 import type { Logger } from 'pino';
 import type { Config } from '../../config';
 import type { Db } from '../../db/database';
-import { DEFAULT_ROLE } from '../../../common/roles';
 import type { PasswordHashing } from '../../lib/password-hash';
+import type { UsersService } from '../users';
 import { OAUTH_CALLBACK_PATH, parleyAuthPlugin } from './better-auth.plugin';
 
 export const AUTH_BASE_PATH = '/api/auth';
@@ -47,6 +47,8 @@ export interface BetterAuthDeps {
   sendPasswordReset: (user: { id: string; email: string; name: string }, token: string) => Promise<void>;
   /** password-hash.ts, reporting to an observer (tests and the bench count verifications). */
   passwordHashing: PasswordHashing;
+  /** The users module's accounts: disabled accounts get no session; logins and new accounts' roles are recorded. */
+  users: Pick<UsersService, 'isDisabled' | 'touchLastLogin' | 'assignDefaultRole'>;
 }
 
 export function createBetterAuth(deps: BetterAuthDeps) {
@@ -126,12 +128,11 @@ export function createBetterAuth(deps: BetterAuthDeps) {
           // Every way of signing in (password, two-factor, verification link, Google) creates a
           // session here, so a disabled account is refused here once for all of them.
           before: async (session) => {
-            const user = await db.selectFrom('users').select('disabledAt').where('id', '=', session.userId).executeTakeFirst();
-            return user?.disabledAt ? false : undefined;
+            return (await deps.users.isDisabled(session.userId)) ? false : undefined;
           },
           // Every way of signing in creates a session: record it as the user's last login.
           after: async (session) => {
-            await db.updateTable('users').set({ lastLoginAt: session.createdAt }).where('id', '=', session.userId).execute();
+            await deps.users.touchLastLogin(session.userId, session.createdAt);
           },
         },
       },
@@ -149,12 +150,7 @@ export function createBetterAuth(deps: BetterAuthDeps) {
           },
           // Every account gets a role row (the spec's fallback role) the moment it exists.
           after: async (user) => {
-            await db
-              .insertInto('userRoles')
-              .values({ userId: user.id, role: DEFAULT_ROLE })
-              .onConflict((oc) => oc.column('userId').doNothing())
-              .execute();
-            await db.insertInto('roleChanges').values({ userId: user.id, oldRole: null, newRole: DEFAULT_ROLE }).execute();
+            await deps.users.assignDefaultRole(user.id);
           },
         },
       },

@@ -2,3 +2,4 @@
 export { AuthService, type RequestMeta, type WithCookies } from './auth.service';
 export type { BetterAuth } from './better-auth';
 export { forwardCookies, requestMeta } from './request-meta';
+export type { SessionRow } from './sessions.repository';

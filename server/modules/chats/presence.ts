@@ -12,8 +12,8 @@
  * connected rather than connected-but-idle.
  */
 import type { Logger } from 'pino';
-import type { Db } from '../../db/database';
 import type { Clock } from '../../lib/clock';
+import type { UsersService } from '../users';
 
 export type Presence = 'online' | 'away' | 'offline';
 
@@ -32,7 +32,7 @@ export function presenceOf(lastSeenAt: Date | null, now: Date): Presence {
 export class PresenceTracker {
   readonly #lastWrite = new Map<string, number>();
 
-  constructor(private readonly deps: { db: Db; clock: Clock; logger: Logger }) {}
+  constructor(private readonly deps: { users: Pick<UsersService, 'touchLastSeen'>; clock: Clock; logger: Logger }) {}
 
   /** A live connection of this user was seen now (the realtime routes' `onUserSeen`). */
   seen(userId: string): void {
@@ -40,11 +40,8 @@ export class PresenceTracker {
     const last = this.#lastWrite.get(userId);
     if (last !== undefined && now.getTime() - last < WRITE_EVERY_MS) return;
     this.#lastWrite.set(userId, now.getTime());
-    this.deps.db
-      .updateTable('users')
-      .set({ lastSeenAt: now })
-      .where('id', '=', userId)
-      .execute()
+    this.deps.users
+      .touchLastSeen(userId, now)
       .catch((error: unknown) => {
         this.#lastWrite.delete(userId);
         this.deps.logger.warn({ err: error, userId }, 'recording presence failed');

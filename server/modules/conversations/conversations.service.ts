@@ -25,8 +25,6 @@ import {
 } from '../../../common/api/conversations';
 import { contactLabel } from '../../../common/messaging/contact-label';
 import type { Db } from '../../db/database';
-import type { ConversationStatus } from '../../db/schema';
-import type { EventBus } from '../../events/event-bus';
 import type { PerformedBy } from '../../events/domain-events';
 import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
@@ -34,7 +32,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { containsPattern } from '../../lib/search';
 import { contactLabelSql, type ConversationsRepository, messageSearchHits, type Scope, toConversationView, toMessageView } from './conversations.repository';
 import { searchedText, snippetSegments, wordsOf } from './search-snippet';
-import type { MessagingService } from '../messaging';
+import type { InboxStateService, MessagingService } from '../messaging';
+import type { UsersService } from '../users';
 import { messagesCsv, messagesCsvFilename } from './messages-csv';
 import { scopeFor } from '../../http/scope';
 
@@ -50,7 +49,8 @@ export interface ConversationsServiceDeps {
   db: Db;
   conversations: ConversationsRepository;
   messaging: MessagingService;
-  events: EventBus;
+  inboxState: InboxStateService;
+  users: UsersService;
   clock: Clock;
 }
 
@@ -237,45 +237,22 @@ export class ConversationsService {
    * the assignee must be an active user who can see it too (staff, or a user of its client).
    */
   async updateConversation(user: SessionUser, id: string, input: UpdateConversationInput): Promise<ConversationView> {
-    const scope = scopeFor(user);
-    await this.deps.db.transaction().execute(async (trx) => {
-      let q = trx.selectFrom('conversations').select(['id', 'clientId']).where('id', '=', id);
-      if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
-      const conversation = await q.forUpdate().executeTakeFirst();
-      if (!conversation) throw notFound('Conversation');
-      if (input.assignedAgentId) await this.#checkAssignee(trx, input.assignedAgentId, conversation.clientId);
-      const updated = await trx
-        .updateTable('conversations')
-        .set({
-          ...(input.status !== undefined
-            ? { status: input.status }
-            : // "Return to AI" on an escalated conversation: the AI can only answer an active one.
-              input.handledBy === 'ai'
-              ? { status: sql<ConversationStatus>`case when status = 'escalated' then 'active' else status end` }
-              : {}),
-          ...(input.handledBy !== undefined ? { handledBy: input.handledBy } : {}),
-          ...(input.assignedAgentId !== undefined ? { assignedAgentId: input.assignedAgentId } : {}),
-          ...(input.priority !== undefined ? { priority: input.priority } : {}),
-          ...(input.title !== undefined ? { title: input.title === '' ? null : input.title } : {}),
-          updatedAt: this.deps.clock.now(),
-        })
-        .where('id', '=', id)
-        .returning('status')
-        .executeTakeFirstOrThrow();
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: updated.status }, byUser(user));
-    });
+    const assignee = input.assignedAgentId;
+    await this.deps.inboxState.updateConversation(
+      id,
+      scopeFor(user),
+      input,
+      byUser(user),
+      assignee ? (conversation, trx) => this.#checkAssignee(trx, assignee, conversation.clientId) : undefined,
+    );
     return this.getConversation(user, id);
   }
 
+  /** The assignee must be an active user who can see the conversation (staff, or a user of its client). */
   async #checkAssignee(trx: Db, userId: string, clientId: string): Promise<void> {
-    const assignee = await trx
-      .selectFrom('users')
-      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
-      .select(['users.id', 'users.clientId', sql<string>`coalesce(user_roles.role, 'client')`.as('role')])
-      .where('users.id', '=', userId)
-      .where('users.disabledAt', 'is', null)
-      .executeTakeFirst();
-    const eligible = assignee !== undefined && (assignee.role === 'admin' || assignee.role === 'manager' || assignee.clientId === clientId);
+    const assignee = await this.deps.users.findUserById(userId, trx);
+    const eligible =
+      assignee !== undefined && assignee.disabledAt === null && (assignee.role === 'admin' || assignee.role === 'manager' || assignee.clientId === clientId);
     if (!eligible) {
       const message = 'Please choose an active team member who can see this conversation';
       throw new AppError('VALIDATION_ERROR', message, { fields: { assignedAgentId: message } });
@@ -284,49 +261,7 @@ export class ConversationsService {
 
   /** Opening a conversation: its customer messages count as read, its unread count drops to 0. */
   async markConversationRead(user: SessionUser, id: string): Promise<void> {
-    const scope = scopeFor(user);
-    await this.deps.db.transaction().execute(async (trx) => {
-      const [conversation] = await this.#lockConversations(trx, scope, [id]);
-      if (!conversation) throw notFound('Conversation');
-      const result = await trx
-        .updateTable('messages')
-        .set({ readAt: this.deps.clock.now() })
-        .where('conversationId', '=', id)
-        .where('direction', '=', 'inbound')
-        .where('readAt', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0 && conversation.unreadCount === 0) return;
-      await this.#recountUnread(trx, [id]);
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: conversation.status }, byUser(user));
-    });
-  }
-
-  /**
-   * Locks conversations (in id order, so two callers never deadlock) before their read state
-   * changes: an inbound message committing meanwhile then waits, and the recount that follows
-   * sees it — the unread count always equals the unread customer messages.
-   */
-  async #lockConversations(trx: Db, scope: Scope, ids: readonly string[]) {
-    if (ids.length === 0) return [];
-    let q = trx
-      .selectFrom('conversations')
-      .select(['id', 'clientId', 'status', 'unreadCount'])
-      .where('id', 'in', [...ids])
-      .orderBy('id')
-      .forUpdate();
-    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
-    return q.execute();
-  }
-
-  async #recountUnread(trx: Db, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await trx
-      .updateTable('conversations')
-      .set({
-        unreadCount: sql<number>`(select count(*) from messages m where m.conversation_id = conversations.id and m.direction = 'inbound' and m.read_at is null)`,
-      })
-      .where('id', 'in', [...ids])
-      .execute();
+    await this.deps.inboxState.markConversationRead(id, scopeFor(user), byUser(user));
   }
 
   // ---- Threads and replies -------------------------------------------------------------------
@@ -432,55 +367,18 @@ export class ConversationsService {
     const scope = scopeFor(user);
     const message = await this.#messageView(scope, messageId);
     if (message.direction !== 'inbound' || message.read) return;
-    await this.deps.db.transaction().execute(async (trx) => {
-      const [conversation] = await this.#lockConversations(trx, scope, [message.conversationId]);
-      if (!conversation) throw notFound('Message');
-      const updated = await trx
-        .updateTable('messages')
-        .set({ readAt: this.deps.clock.now() })
-        .where('id', '=', messageId)
-        .where('readAt', 'is', null)
-        .returning('status')
-        .executeTakeFirst();
-      if (!updated) return;
-      await this.#recountUnread(trx, [conversation.id]);
-      const performedBy = byUser(user);
-      await this.deps.events.publish(trx, 'message.updated', { messageId, conversationId: conversation.id, clientId: conversation.clientId, status: updated.status }, performedBy);
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.id, clientId: conversation.clientId, status: conversation.status }, performedBy);
-    });
+    await this.deps.inboxState.markMessageRead({ id: messageId, conversationId: message.conversationId }, scope, byUser(user));
   }
 
   /** "Mark All as Read" for the current filter and search (every match, not only the page shown). */
   async markAllMessagesRead(user: SessionUser, filter: MessageFilter): Promise<{ updated: number }> {
     const scope = scopeFor(user);
-    return this.deps.db.transaction().execute(async (trx) => {
-      const unread = () => this.#filteredMessages(scope, filter, trx).where('m.readAt', 'is', null);
-      const affected = await unread().clearSelect().select('m.conversationId').distinct().execute();
-      const conversations = await this.#lockConversations(
-        trx,
-        scope,
-        affected.map((r) => r.conversationId),
-      );
-      if (conversations.length === 0) return { updated: 0 };
-      const ids = conversations.map((c) => c.id);
-      const result = await trx
-        .updateTable('messages')
-        .set({ readAt: this.deps.clock.now() })
-        .where(
-          'id',
-          'in',
-          unread()
-            .clearSelect()
-            .select('m.id')
-            .where('m.conversationId', 'in', ids),
-        )
-        .executeTakeFirst();
-      await this.#recountUnread(trx, ids);
-      for (const c of conversations) {
-        await this.deps.events.publish(trx, 'conversation.updated', { conversationId: c.id, clientId: c.clientId, status: c.status }, byUser(user));
-      }
-      return { updated: Number(result.numUpdatedRows) };
-    });
+    const updated = await this.deps.inboxState.markMessagesRead(
+      scope,
+      (trx) => this.#filteredMessages(scope, filter, trx).where('m.readAt', 'is', null).clearSelect().select(['m.id', 'm.conversationId']).execute(),
+      byUser(user),
+    );
+    return { updated };
   }
 
   /** A response to a message from the messages view: a reply in that message's conversation. */

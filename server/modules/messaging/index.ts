@@ -24,5 +24,6 @@ export {
   type SendOptions,
   type UnknownOutcome,
 } from './messaging.service';
+export { InboxStateService, type ConversationChanges } from './inbox-state.service';
 export { sendMessageJob } from './send-message.job';
 export { fetchContactProfileJob } from './fetch-contact-profile.job';

@@ -9,10 +9,9 @@ import type { NotificationPreferences, SessionInfo } from '../../../common/api/m
 import { AUTH_MESSAGES } from '../../../common/api/auth';
 import type { CurrentUser } from '../../../common/api/users';
 import { AppError, notFound } from '../../lib/errors';
-import type { BetterAuth, RequestMeta, WithCookies } from '../auth';
+import type { AuthService, BetterAuth, RequestMeta, WithCookies } from '../auth';
 import type { SecurityEventsService } from '../security';
-import { toCurrentUser, type UsersService } from '../users';
-import type { ProfileChanges, ProfileRepository } from './profile.repository';
+import { type ProfileChanges, toCurrentUser, type UsersService } from '../users';
 
 export const PROFILE_MESSAGES = {
   wrongCurrentPassword: 'Current password is incorrect',
@@ -26,7 +25,8 @@ export const PROFILE_MESSAGES = {
 export interface ProfileServiceDeps {
   auth: BetterAuth;
   users: UsersService;
-  profile: ProfileRepository;
+  /** The user's sessions (the auth module's). */
+  sessions: AuthService;
   securityEvents: SecurityEventsService;
 }
 
@@ -61,7 +61,7 @@ export class ProfileService {
   }
 
   async updateProfile(userId: string, changes: ProfileChanges): Promise<CurrentUser> {
-    if (!(await this.deps.profile.updateProfile(userId, changes))) throw notFound('User');
+    if (!(await this.deps.users.updateProfile(userId, changes))) throw notFound('User');
     return this.getMe(userId);
   }
 
@@ -97,7 +97,7 @@ export class ProfileService {
   }
 
   async findSessions(caller: Caller): Promise<SessionInfo[]> {
-    const rows = await this.deps.profile.findSessions(caller.id);
+    const rows = await this.deps.sessions.findSessions(caller.id);
     return rows.map((s) => ({
       id: s.id,
       current: s.id === caller.sessionId,
@@ -111,11 +111,11 @@ export class ProfileService {
 
   /** Ends one of the caller's sessions; anyone else's session id reads as not found. */
   async revokeSession(caller: Caller, sessionId: string): Promise<void> {
-    if (!(await this.deps.profile.deleteSession(caller.id, sessionId))) throw notFound('Session');
+    if (!(await this.deps.sessions.deleteSession(caller.id, sessionId))) throw notFound('Session');
   }
 
   async revokeOtherSessions(caller: Caller): Promise<number> {
-    return this.deps.profile.deleteOtherSessions(caller.id, caller.sessionId);
+    return this.deps.sessions.deleteOtherSessions(caller.id, caller.sessionId);
   }
 
   /**
@@ -201,13 +201,13 @@ export class ProfileService {
   }
 
   async getNotificationPreferences(userId: string): Promise<NotificationPreferences> {
-    const preferences = await this.deps.profile.getNotificationPreferences(userId);
+    const preferences = await this.deps.users.getNotificationPreferences(userId);
     if (!preferences) throw notFound('User');
     return preferences;
   }
 
   async setNotificationPreferences(userId: string, preferences: NotificationPreferences): Promise<NotificationPreferences> {
-    if (!(await this.deps.profile.setNotificationPreferences(userId, preferences))) throw notFound('User');
+    if (!(await this.deps.users.setNotificationPreferences(userId, preferences))) throw notFound('User');
     return preferences;
   }
 }

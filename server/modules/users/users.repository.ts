@@ -129,4 +129,24 @@ export class UsersRepository {
       })
       .execute();
   }
+
+  /** Whether the account is disabled (false for no such account). */
+  async isDisabled(userId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('disabledAt').where('id', '=', userId).executeTakeFirst();
+    return Boolean(row?.disabledAt);
+  }
+
+  /** The spec's fallback role for a new account, once (and its history row when it was given). */
+  async assignDefaultRole(userId: string): Promise<void> {
+    await this.db
+      .insertInto('userRoles')
+      .values({ userId, role: DEFAULT_ROLE })
+      .onConflict((oc) => oc.column('userId').doNothing())
+      .execute();
+    await this.db.insertInto('roleChanges').values({ userId, oldRole: null, newRole: DEFAULT_ROLE }).execute();
+  }
+
+  async touchLastSeen(userId: string, at: Date): Promise<void> {
+    await this.db.updateTable('users').set({ lastSeenAt: at }).where('id', '=', userId).execute();
+  }
 }

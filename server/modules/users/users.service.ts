@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
+import type { NotificationPreferences } from '../../../common/api/me';
 import { ROLE_CHANGE_MESSAGES, type UserSummary } from '../../../common/api/users';
 import { newPasswordSchema } from '../../../common/validation/auth';
 import type { Role } from '../../../common/roles';
@@ -10,6 +11,7 @@ import { randomToken } from '../../lib/crypto';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword } from '../../lib/password-hash';
 import type { Recipient, UsersRepository, UserWithRole } from './users.repository';
+import type { ProfileChanges, UserProfileRepository } from './user-profile.repository';
 
 export function toUserSummary(u: UserWithRole): UserSummary {
   return {
@@ -40,6 +42,7 @@ export interface CreateUserCommand {
 export interface UsersServiceDeps {
   db: Db;
   users: UsersRepository;
+  profiles: UserProfileRepository;
   securityEvents: SecurityEventsService;
   logger: Logger;
 }
@@ -166,9 +169,38 @@ export class UsersService {
     await this.deps.users.touchLastLogin(userId, at);
   }
 
+  /** Whether the account is disabled (false for no such account): better-auth refuses it a session. */
+  async isDisabled(userId: string): Promise<boolean> {
+    return this.deps.users.isDisabled(userId);
+  }
+
+  /** Every new account gets the spec's fallback role the moment it exists (better-auth's user hook). */
+  async assignDefaultRole(userId: string): Promise<void> {
+    await this.deps.users.assignDefaultRole(userId);
+  }
+
+  /** When the user was last active in the app (chats' presence). */
+  async touchLastSeen(userId: string, at: Date): Promise<void> {
+    await this.deps.users.touchLastSeen(userId, at);
+  }
+
   /** A self-service account (sign-up); false when the e-mail is taken (UsersRepository.createPasswordUser). */
   async createPasswordUser(user: { id: string; email: string; name: string; passwordHash: string }): Promise<boolean> {
     return this.deps.users.createPasswordUser(user);
+  }
+
+  // A person's own profile (the profile module).
+  /** Undefined fields stay as they are; null clears. False when there is no such user. */
+  async updateProfile(userId: string, changes: ProfileChanges): Promise<boolean> {
+    return this.deps.profiles.updateProfile(userId, changes);
+  }
+
+  async getNotificationPreferences(userId: string): Promise<NotificationPreferences | undefined> {
+    return this.deps.profiles.getNotificationPreferences(userId);
+  }
+
+  async setNotificationPreferences(userId: string, preferences: NotificationPreferences): Promise<boolean> {
+    return this.deps.profiles.setNotificationPreferences(userId, preferences);
   }
 
   /**

@@ -10,17 +10,8 @@ export interface ProfileChanges {
   company?: string | null | undefined;
 }
 
-export interface SessionRow {
-  id: string;
-  ipAddress: string | null;
-  userAgent: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  expiresAt: Date;
-}
-
-/** The signed-in user's own rows: every query is keyed by that user's id. */
-export class ProfileRepository {
+/** A person's own profile fields and notification preferences (the profile page): keyed by their user id. */
+export class UserProfileRepository {
   constructor(private readonly db: Db) {}
 
   /** Undefined fields stay as they are; null clears. */
@@ -37,28 +28,6 @@ export class ProfileRepository {
       .where('id', '=', userId)
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
-  }
-
-  /** Live sessions, most recently active first. */
-  async findSessions(userId: string): Promise<SessionRow[]> {
-    return this.db
-      .selectFrom('sessions')
-      .select(['id', 'ipAddress', 'userAgent', 'createdAt', 'updatedAt', 'expiresAt'])
-      .where('userId', '=', userId)
-      .where('expiresAt', '>', sql<Date>`now()`)
-      .orderBy('updatedAt', 'desc')
-      .orderBy('id')
-      .execute();
-  }
-
-  async deleteSession(userId: string, sessionId: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('sessions').where('id', '=', sessionId).where('userId', '=', userId).executeTakeFirst();
-    return result.numDeletedRows > 0n;
-  }
-
-  async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
-    const result = await this.db.deleteFrom('sessions').where('userId', '=', userId).where('id', '<>', keepSessionId).executeTakeFirst();
-    return Number(result.numDeletedRows);
   }
 
   async getNotificationPreferences(userId: string): Promise<NotificationPreferences | undefined> {

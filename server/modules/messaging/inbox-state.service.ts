@@ -1,0 +1,173 @@
+/**
+ * What people change on conversations from the portal — status, who handles it, the assignee,
+ * priority, title — and what they have read (the unread counts). Part of the messaging module, the
+ * one writer of conversations and messages; the conversations module (the portal's read side)
+ * checks what the user may see and calls these.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { ConversationStatus, HandledBy, Priority } from '../../db/schema';
+import type { PerformedBy } from '../../events/domain-events';
+import type { EventBus } from '../../events/event-bus';
+import type { Scope } from '../../http/scope';
+import type { Clock } from '../../lib/clock';
+import { notFound } from '../../lib/errors';
+
+export interface InboxStateServiceDeps {
+  db: Db;
+  events: EventBus;
+  clock: Clock;
+}
+
+/** A person's change to a conversation; absent fields stay as they are. */
+export interface ConversationChanges {
+  status?: ConversationStatus | undefined;
+  handledBy?: HandledBy | undefined;
+  assignedAgentId?: string | null | undefined;
+  priority?: Priority | undefined;
+  /** '' or null clears the title. */
+  title?: string | null | undefined;
+}
+
+/** A conversation as it is locked for a change. */
+interface LockedConversation {
+  id: string;
+  clientId: string;
+  status: ConversationStatus;
+  unreadCount: number;
+}
+
+export class InboxStateService {
+  constructor(private readonly deps: InboxStateServiceDeps) {}
+
+  /**
+   * Changes a conversation the scope can see (404 otherwise). `check` runs in the same
+   * transaction, with the conversation locked, before anything is written (the assignee check).
+   */
+  async updateConversation(
+    id: string,
+    scope: Scope,
+    changes: ConversationChanges,
+    performedBy: PerformedBy,
+    check?: (conversation: { id: string; clientId: string }, trx: Db) => Promise<void>,
+  ): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const [conversation] = await this.#lock(trx, scope, [id]);
+      if (!conversation) throw notFound('Conversation');
+      if (check) await check(conversation, trx);
+      const updated = await trx
+        .updateTable('conversations')
+        .set({
+          ...(changes.status !== undefined
+            ? { status: changes.status }
+            : // "Return to AI" on an escalated conversation: the AI can only answer an active one.
+              changes.handledBy === 'ai'
+              ? { status: sql<ConversationStatus>`case when status = 'escalated' then 'active' else status end` }
+              : {}),
+          ...(changes.handledBy !== undefined ? { handledBy: changes.handledBy } : {}),
+          ...(changes.assignedAgentId !== undefined ? { assignedAgentId: changes.assignedAgentId } : {}),
+          ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
+          ...(changes.title !== undefined ? { title: changes.title === '' ? null : changes.title } : {}),
+          updatedAt: this.deps.clock.now(),
+        })
+        .where('id', '=', id)
+        .returning('status')
+        .executeTakeFirstOrThrow();
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: updated.status }, performedBy);
+    });
+  }
+
+  /** Opening a conversation: its customer messages count as read, its unread count drops to 0. */
+  async markConversationRead(id: string, scope: Scope, performedBy: PerformedBy): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const [conversation] = await this.#lock(trx, scope, [id]);
+      if (!conversation) throw notFound('Conversation');
+      const result = await trx
+        .updateTable('messages')
+        .set({ readAt: this.deps.clock.now() })
+        .where('conversationId', '=', id)
+        .where('direction', '=', 'inbound')
+        .where('readAt', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0 && conversation.unreadCount === 0) return;
+      await this.#recountUnread(trx, [id]);
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: conversation.status }, performedBy);
+    });
+  }
+
+  /** "Marked as Read" on one customer message of a conversation the scope can see. */
+  async markMessageRead(message: { id: string; conversationId: string }, scope: Scope, performedBy: PerformedBy): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const [conversation] = await this.#lock(trx, scope, [message.conversationId]);
+      if (!conversation) throw notFound('Message');
+      const updated = await trx
+        .updateTable('messages')
+        .set({ readAt: this.deps.clock.now() })
+        .where('id', '=', message.id)
+        .where('readAt', 'is', null)
+        .returning('status')
+        .executeTakeFirst();
+      if (!updated) return;
+      await this.#recountUnread(trx, [conversation.id]);
+      await this.deps.events.publish(trx, 'message.updated', { messageId: message.id, conversationId: conversation.id, clientId: conversation.clientId, status: updated.status }, performedBy);
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.id, clientId: conversation.clientId, status: conversation.status }, performedBy);
+    });
+  }
+
+  /**
+   * "Mark All as Read": the customer messages `unread` selects (the caller's filter and search, in
+   * the scope), in the conversations they belong to. Resolves with how many were marked.
+   */
+  async markMessagesRead(
+    scope: Scope,
+    unread: (trx: Db) => Promise<readonly { id: string; conversationId: string }[]>,
+    performedBy: PerformedBy,
+  ): Promise<number> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const messages = await unread(trx);
+      const conversations = await this.#lock(trx, scope, [...new Set(messages.map((m) => m.conversationId))]);
+      if (conversations.length === 0) return 0;
+      const locked = new Set(conversations.map((c) => c.id));
+      const ids = messages.filter((m) => locked.has(m.conversationId)).map((m) => m.id);
+      const result = await trx
+        .updateTable('messages')
+        .set({ readAt: this.deps.clock.now() })
+        .where(sql<boolean>`id = any(${ids}::uuid[])`)
+        .where('readAt', 'is', null)
+        .executeTakeFirst();
+      await this.#recountUnread(trx, [...locked]);
+      for (const c of conversations) {
+        await this.deps.events.publish(trx, 'conversation.updated', { conversationId: c.id, clientId: c.clientId, status: c.status }, performedBy);
+      }
+      return Number(result.numUpdatedRows);
+    });
+  }
+
+  /**
+   * Locks conversations (in id order, so two callers never deadlock) before their read state
+   * changes: an inbound message committing meanwhile then waits, and the recount that follows
+   * sees it — the unread count always equals the unread customer messages.
+   */
+  async #lock(trx: Db, scope: Scope, ids: readonly string[]): Promise<LockedConversation[]> {
+    if (ids.length === 0) return [];
+    let q = trx
+      .selectFrom('conversations')
+      .select(['id', 'clientId', 'status', 'unreadCount'])
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .forUpdate();
+    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
+    return q.execute();
+  }
+
+  async #recountUnread(trx: Db, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await trx
+      .updateTable('conversations')
+      .set({
+        unreadCount: sql<number>`(select count(*) from messages m where m.conversation_id = conversations.id and m.direction = 'inbound' and m.read_at is null)`,
+      })
+      .where('id', 'in', [...ids])
+      .execute();
+  }
+}
