@@ -43,6 +43,7 @@ import { realtimeRoutes } from './modules/realtime/realtime.routes';
 import { VisitorTokens } from './modules/widget/visitor-token';
 import { demoWidgetRoutes, widgetRoutes } from './modules/widget/widget.routes';
 import { WidgetService } from './modules/widget/widget.service';
+import { AppSettingsService } from './modules/system/app-settings.service';
 import { DeliveryPressure } from './modules/webhooks/delivery-pressure';
 import { processInboundJob } from './modules/webhooks/process-inbound.job';
 import { WebhooksRepository } from './modules/webhooks/webhooks.repository';
@@ -207,7 +208,6 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const clients = new ClientsService({ db });
   const inboxState = new InboxStateService({ db, events, clock });
   const conversationsService = new ConversationsService({ db, conversations: conversationsRepository, messaging, inboxState, users, clock });
-  const widget = new WidgetService({ db, channels: channelDirectory, conversations: conversationsService, clients, messaging, visitorTokens, clock });
   const apiChannels = new ApiChannelService({ channels: channelDirectory, deliveries: webhooksRepository, messaging, clock });
   const webhooks = new WebhooksService({
     db,
@@ -227,6 +227,17 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     checkOutboundUrl: (url) => outboundHttp.checkUrl(url),
     // A disabled channel's deliveries stop being accepted here at once (other instances: within seconds).
     onChange: () => webhooks.secrets.invalidate(),
+  });
+  const widget = new WidgetService({
+    db,
+    channels: channelDirectory,
+    channelsService,
+    conversations: conversationsService,
+    clients,
+    settings: new AppSettingsService(db),
+    messaging,
+    visitorTokens,
+    clock,
   });
   const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
   const presence = new PresenceTracker({ users, clock, logger });

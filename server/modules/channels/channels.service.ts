@@ -176,6 +176,13 @@ export class ChannelsService {
     return { ...(await this.getChannel(id)), ...shown };
   }
 
+  /** A website chat for a client, created as part of the caller's transaction `db` (the demo widget). */
+  async createWebchat(clientId: string, name: string, db: Db): Promise<{ id: string; externalId: string }> {
+    const externalId = `w_${randomToken(12)}`;
+    const { id } = await db.insertInto('channels').values({ clientId, kind: 'webchat', name, externalId }).returning('id').executeTakeFirstOrThrow();
+    return { id, externalId };
+  }
+
   #checkCallbackUrl(url: string): void {
     const refused = this.deps.checkOutboundUrl(url);
     if (refused) throw new AppError('VALIDATION_ERROR', refused, { fields: { callbackUrl: outboundFieldMessage(refused) } });

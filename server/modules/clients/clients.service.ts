@@ -83,6 +83,12 @@ export class ClientsService {
     return row?.companyName;
   }
 
+  /** A client with only its company name (Parley's own demo business); its id. `db` may be a transaction. */
+  async createNamedClient(companyName: string, db: Db = this.deps.db): Promise<string> {
+    const { id } = await db.insertInto('clients').values({ companyName }).returning('id').executeTakeFirstOrThrow();
+    return id;
+  }
+
   async createClient(input: CreateClientCommand): Promise<ClientView> {
     const { id } = await this.deps.db
       .insertInto('clients')

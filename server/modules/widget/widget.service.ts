@@ -9,7 +9,8 @@ import type { Channel } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { randomToken } from '../../lib/crypto';
-import type { ChannelDirectory } from '../channels';
+import type { ChannelDirectory, ChannelsService } from '../channels';
+import type { AppSettingsService } from '../system';
 import type { ClientsService } from '../clients';
 import type { ConversationsService } from '../conversations';
 import type { MessagingService } from '../messaging';
@@ -29,6 +30,9 @@ export interface WidgetServiceDeps {
   channels: ChannelDirectory;
   conversations: ConversationsService;
   clients: ClientsService;
+  /** Creates the demo widget's channel. */
+  channelsService: ChannelsService;
+  settings: AppSettingsService;
   messaging: MessagingService;
   visitorTokens: VisitorTokens;
   clock: Clock;
@@ -116,29 +120,21 @@ export class WidgetService {
   async ensureDemoWidget(companyName: string): Promise<string | null> {
     return this.deps.db.transaction().execute(async (trx) => {
       await sql`select pg_advisory_xact_lock(${DEMO_WIDGET_LOCK})`.execute(trx);
-      const setting = await trx.selectFrom('appSettings').select('value').where('key', '=', DEMO_WIDGET_SETTING).executeTakeFirst();
-      const existing = setting ? await this.deps.channels.findById(setting.value, trx) : undefined;
+      const channelId = await this.deps.settings.get(DEMO_WIDGET_SETTING, trx);
+      const existing = channelId ? await this.deps.channels.findById(channelId, trx) : undefined;
       if (existing) return existing.status === 'active' ? existing.externalId : null;
 
-      const client = await trx.insertInto('clients').values({ companyName }).returning('id').executeTakeFirstOrThrow();
-      const channel = await trx
-        .insertInto('channels')
-        .values({ clientId: client.id, kind: 'webchat', name: 'Website chat', externalId: `w_${randomToken(12)}` })
-        .returning(['id', 'externalId'])
-        .executeTakeFirstOrThrow();
-      await trx
-        .insertInto('appSettings')
-        .values({ key: DEMO_WIDGET_SETTING, value: channel.id })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: channel.id }))
-        .execute();
+      const clientId = await this.deps.clients.createNamedClient(companyName, trx);
+      const channel = await this.deps.channelsService.createWebchat(clientId, 'Website chat', trx);
+      await this.deps.settings.set(DEMO_WIDGET_SETTING, channel.id, trx);
       return channel.externalId;
     });
   }
 
   /** The demo widget's id, if it exists and is active. */
   async findDemoWidget(): Promise<string | null> {
-    const setting = await this.deps.db.selectFrom('appSettings').select('value').where('key', '=', DEMO_WIDGET_SETTING).executeTakeFirst();
-    const channel = setting ? await this.deps.channels.findById(setting.value) : undefined;
+    const channelId = await this.deps.settings.get(DEMO_WIDGET_SETTING);
+    const channel = channelId ? await this.deps.channels.findById(channelId) : undefined;
     return channel && channel.kind === 'webchat' && channel.status === 'active' ? channel.externalId : null;
   }
 }
