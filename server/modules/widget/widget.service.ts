@@ -8,7 +8,6 @@ import type { Db } from '../../db/database';
 import type { Channel } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import { randomToken } from '../../lib/crypto';
 import type { ChannelDirectory, ChannelsService } from '../channels';
 import type { AppSettingsService } from '../system';
 import type { ClientsService } from '../clients';
