@@ -2,13 +2,17 @@
  * Read side of conversations and messages, in their API shapes. Every query takes a scope:
  * `{ clientId }` restricts to one client (client users), `{ clientId: null }` sees all (staff).
  * Tenant isolation lives here, in the WHERE clause of every query — never in the caller.
+ * Also the reopen notifier's statements (reopen-notifier.ts), in its transaction. Message lists
+ * (threads, the messages view) are in messages-view.repository.ts.
  */
 import { sql } from 'kysely';
-import type { ContactView, ConversationView, MessageView } from '../../../common/api/conversations';
+import type { z } from 'zod';
+import type { ContactView, ConversationView, findConversationsQuery, MessageView } from '../../../common/api/conversations';
 import { contactLabel } from '../../../common/messaging/contact-label';
 import { sentimentLabel } from '../../../common/messaging/sentiment';
 import type { Db } from '../../db/database';
 import type { Scope } from '../../http/scope';
+import type { JobCompletion } from '../../jobs/define-job';
 import { containsPattern } from '../../lib/search';
 import { BUSINESS_FIRST_CHANNELS, CUSTOMER_SERVICE_WINDOW_MS, WINDOW_CHANNELS } from '../messaging';
 
@@ -151,7 +155,8 @@ export function toConversationView(row: ConversationRow, now: Date): Conversatio
   };
 }
 
-function messageQuery(db: Db, scope: Scope) {
+/** Messages in the shape of `toMessageView`, scoped (also read by messages-view.repository.ts). */
+export function messageQuery(db: Db, scope: Scope) {
   let q = db
     .selectFrom('messages as m')
     .innerJoin('conversations as c', 'c.id', 'm.conversationId')
@@ -235,15 +240,94 @@ export function toMessageView(row: MessageRow): MessageView {
   };
 }
 
+/** Last activity in whole microseconds: exact in a cursor, unlike a JavaScript Date. */
+const activity = sql<string>`(extract(epoch from coalesce(c.last_message_at, c.created_at)) * 1000000)::bigint`;
+
+/** Which conversations a list page holds: the tab, a client, the rows after a cursor, how many rows. */
+export interface ConversationPageFilter {
+  clientId?: string | undefined;
+  tab: z.output<typeof findConversationsQuery>['tab'];
+  /** The last row's activity key and id (`activityKey`, `id`). */
+  cursor: { t: string; id: string } | null;
+  limit: number;
+}
+
+/** A search's page: its cursor also carries the last row's rank (`scoreKey`). */
+export interface ConversationSearchPageFilter extends Omit<ConversationPageFilter, 'cursor'> {
+  search: string;
+  cursor: { t: string; id: string; r: string } | null;
+}
+
+function conversationListQuery(db: Db, scope: Scope, filter: Omit<ConversationPageFilter, 'cursor' | 'limit'>) {
+  let q = conversationQuery(db, scope).select(sql<string>`${activity}::text`.as('activityKey'));
+  if (filter.clientId) q = q.where('c.clientId', '=', filter.clientId);
+  if (filter.tab !== 'all') q = q.where('c.status', '=', filter.tab);
+  return q;
+}
+
 export class ConversationsRepository {
   constructor(private readonly db: Db) {}
 
-  conversations(scope: Scope, db: Db = this.db) {
-    return conversationQuery(db, scope);
+  /** A page of conversations, most recent activity first (rows carry `activityKey` for the cursor). */
+  async findConversationPage(scope: Scope, filter: ConversationPageFilter) {
+    let plain = conversationListQuery(this.db, scope, filter).select(sql<string | null>`null::uuid`.as('hitMessageId'));
+    if (filter.cursor) plain = plain.where(sql<boolean>`(${activity}, c.id) < (${filter.cursor.t}::bigint, ${filter.cursor.id}::uuid)`);
+    return plain
+      .orderBy(activity, 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(filter.limit)
+      .execute();
   }
 
-  messages(scope: Scope, db: Db = this.db) {
-    return messageQuery(db, scope);
+  /**
+   * A page of conversations matching a search, best first: a match on who the conversation is with
+   * (contact label, external id, client, title) scores 1, plus the best matching message's rank
+   * (`messageSearchHits`); then most recent activity. A match on part of a word in the last
+   * message's preview also counts. Rows carry `hitMessageId` (the matching message) and
+   * `scoreKey`, `activityKey` for the cursor.
+   */
+  async searchConversationPage(scope: Scope, filter: ConversationSearchPageFilter) {
+    const pattern = containsPattern(filter.search);
+    const who = sql<boolean>`(${sql.join(
+      [contactLabelSql, sql`ct.external_id`, sql`cl.company_name`, sql`c.title`].map((e) => sql`${e} ilike ${pattern}`),
+      sql` or `,
+    )})`;
+    const score = sql<number>`((case when ${who} then 1 else 0 end) + coalesce(hit.rank, 0))::float8`;
+    let ranked = conversationListQuery(this.db, scope, filter)
+      .leftJoin(
+        () => messageSearchHits(this.db, scope, filter.search, filter.clientId).as('hit'),
+        (join) => join.onRef('hit.conversationId', '=', 'c.id'),
+      )
+      .select(['hit.messageId as hitMessageId', sql<string>`${score}::text`.as('scoreKey')]).where(sql<boolean>`(${who} or hit.conversation_id is not null or c.last_message_preview ilike ${pattern})`);
+    if (filter.cursor) {
+      ranked = ranked.where(sql<boolean>`(${score}, ${activity}, c.id) < (${filter.cursor.r}::float8, ${filter.cursor.t}::bigint, ${filter.cursor.id}::uuid)`);
+    }
+    return ranked
+      .orderBy(score, 'desc')
+      .orderBy(activity, 'desc')
+      .orderBy('c.id', 'desc')
+      .limit(filter.limit)
+      .execute();
+  }
+
+  /** The list's tab counts over the scope (and `clientId`). */
+  async countConversations(scope: Scope, clientId: string | undefined) {
+    let q = this.db
+      .selectFrom('conversations as c')
+      .select([
+        sql<number>`count(*)::int`.as('all'),
+        sql<number>`(count(*) filter (where c.status = 'active'))::int`.as('active'),
+        sql<number>`(count(*) filter (where c.status = 'pending'))::int`.as('pending'),
+        sql<number>`(count(*) filter (where c.status = 'escalated'))::int`.as('escalated'),
+        sql<number>`(count(*) filter (where c.status = 'resolved'))::int`.as('resolved'),
+        // "Needs human": handled by a person and not resolved yet.
+        sql<number>`(count(*) filter (where c.handled_by = 'human' and c.status <> 'resolved'))::int`.as('human'),
+        // Conversations with unread customer messages.
+        sql<number>`(count(*) filter (where c.unread_count > 0))::int`.as('unread'),
+      ]);
+    if (scope.clientId !== null) q = q.where('c.clientId', '=', scope.clientId);
+    if (clientId) q = q.where('c.clientId', '=', clientId);
+    return q.executeTakeFirstOrThrow();
   }
 
   async findConversationView(id: string, scope: Scope, now: Date): Promise<ConversationView | undefined> {
@@ -332,5 +416,34 @@ export class ConversationsRepository {
       conversationId: r.conversationId,
       createdAt: r.createdAt.toISOString(),
     }));
+  }
+
+  /** A contact in the scope and its channel's status (starting a conversation), or undefined. */
+  async findContactChannelStatus(contactId: string, scope: Scope) {
+    let q = this.db
+      .selectFrom('contacts')
+      .innerJoin('channels', 'channels.id', 'contacts.channelId')
+      .select(['contacts.id', 'channels.status as channelStatus'])
+      .where('contacts.id', '=', contactId);
+    if (scope.clientId !== null) q = q.where('contacts.clientId', '=', scope.clientId);
+    return q.executeTakeFirst();
+  }
+
+  /** Completes a claimed job in the caller's transaction (reopen-notifier.ts). */
+  async completeJob(completion: JobCompletion, trx: Db): Promise<void> {
+    await sql`select parley_complete_job(${JSON.stringify(completion)}::jsonb)`.execute(trx);
+  }
+
+  /** What a reopened conversation's notification says: its contact, channel, client and the customer's message. */
+  async findReopenedNotice(conversationId: string, messageId: string, trx: Db) {
+    return trx
+      .selectFrom('conversations as c')
+      .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
+      .innerJoin('channels as ch', 'ch.id', 'c.channelId')
+      .innerJoin('clients as cl', 'cl.id', 'c.clientId')
+      .innerJoin('messages as m', (join) => join.on('m.id', '=', messageId).onRef('m.conversationId', '=', 'c.id'))
+      .select(['c.id', 'c.clientId', 'ct.name', 'ct.externalId', 'ch.kind', 'cl.companyName', 'm.content', 'm.messageType'])
+      .where('c.id', '=', conversationId)
+      .executeTakeFirst();
   }
 }

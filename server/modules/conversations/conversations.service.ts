@@ -6,7 +6,6 @@
  * of messages); this service changes only a conversation's handling (status, handler, assignee,
  * priority, title) and read state, publishing `conversation.updated` in the same transaction.
  */
-import { sql } from 'kysely';
 import { z } from 'zod';
 import {
   type ContactView,
@@ -29,8 +28,8 @@ import type { PerformedBy } from '../../events/domain-events';
 import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import { containsPattern } from '../../lib/search';
-import { contactLabelSql, type ConversationsRepository, messageSearchHits, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import { type ConversationsRepository, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import { type MessageFilter, MessagesViewRepository } from './messages-view.repository';
 import { searchedText, snippetSegments, wordsOf } from './search-snippet';
 import type { InboxStateService, MessagingService } from '../messaging';
 import type { UsersService } from '../users';
@@ -42,8 +41,6 @@ type FindThreadQuery = z.output<typeof findThreadQuery>;
 type FindContactsQuery = z.output<typeof findContactsQuery>;
 type FindMessagesQuery = z.output<typeof findMessagesQuery>;
 type ExportMessagesQuery = z.output<typeof exportMessagesQuery>;
-type MessageFilter = Pick<FindMessagesQuery, 'filter' | 'search'>;
-type MessageQuery = ReturnType<ConversationsRepository['messages']>;
 
 export interface ConversationsServiceDeps {
   db: Db;
@@ -76,15 +73,16 @@ function decodeCursor(cursor: string): z.infer<typeof cursorSchema> {
   }
 }
 
-/** Last activity in whole microseconds: exact in a cursor, unlike a JavaScript Date. */
-const activity = sql<string>`(extract(epoch from coalesce(c.last_message_at, c.created_at)) * 1000000)::bigint`;
-
 function byUser(user: SessionUser): PerformedBy {
   return { kind: 'user', userId: user.id };
 }
 
 export class ConversationsService {
-  constructor(private readonly deps: ConversationsServiceDeps) {}
+  readonly #messagesView: MessagesViewRepository;
+
+  constructor(private readonly deps: ConversationsServiceDeps) {
+    this.#messagesView = new MessagesViewRepository(deps.db);
+  }
 
   // ---- Views other modules read (the realtime hub, the website widget) -------------------------
 
@@ -133,41 +131,17 @@ export class ConversationsService {
     const scope = scopeFor(user);
     const search = query.search ?? '';
     const cursor = query.cursor ? decodeCursor(query.cursor) : null;
-    let q = this.deps.conversations.conversations(scope).select(sql<string>`${activity}::text`.as('activityKey'));
-    if (query.clientId) q = q.where('c.clientId', '=', query.clientId);
-    if (query.tab !== 'all') q = q.where('c.status', '=', query.tab);
+    const page = { clientId: query.clientId, tab: query.tab, limit: query.limit + 1 };
     if (search === '') {
-      let plain = q.select(sql<string | null>`null::uuid`.as('hitMessageId'));
-      if (cursor) plain = plain.where(sql<boolean>`(${activity}, c.id) < (${cursor.t}::bigint, ${cursor.id}::uuid)`);
-      const rows = await plain
-        .orderBy(activity, 'desc')
-        .orderBy('c.id', 'desc')
-        .limit(query.limit + 1)
-        .execute();
+      const rows = await this.deps.conversations.findConversationPage(scope, { ...page, cursor });
       return this.#page(scope, query, rows, null, (last) => encodeCursor(last.activityKey, last.id));
     }
-    const pattern = containsPattern(search);
-    const who = sql<boolean>`(${sql.join(
-      [contactLabelSql, sql`ct.external_id`, sql`cl.company_name`, sql`c.title`].map((e) => sql`${e} ilike ${pattern}`),
-      sql` or `,
-    )})`;
-    const score = sql<number>`((case when ${who} then 1 else 0 end) + coalesce(hit.rank, 0))::float8`;
-    let ranked = q
-      .leftJoin(
-        () => messageSearchHits(this.deps.db, scope, search, query.clientId).as('hit'),
-        (join) => join.onRef('hit.conversationId', '=', 'c.id'),
-      )
-      .select(['hit.messageId as hitMessageId', sql<string>`${score}::text`.as('scoreKey')]).where(sql<boolean>`(${who} or hit.conversation_id is not null or c.last_message_preview ilike ${pattern})`);
+    let rankedCursor: { t: string; id: string; r: string } | null = null;
     if (cursor) {
       if (cursor.r === undefined) throw new AppError('VALIDATION_ERROR', 'Invalid cursor', { fields: { cursor: 'Invalid cursor' } });
-      ranked = ranked.where(sql<boolean>`(${score}, ${activity}, c.id) < (${cursor.r}::float8, ${cursor.t}::bigint, ${cursor.id}::uuid)`);
+      rankedCursor = { t: cursor.t, id: cursor.id, r: cursor.r };
     }
-    const rows = await ranked
-      .orderBy(score, 'desc')
-      .orderBy(activity, 'desc')
-      .orderBy('c.id', 'desc')
-      .limit(query.limit + 1)
-      .execute();
+    const rows = await this.deps.conversations.searchConversationPage(scope, { ...page, search, cursor: rankedCursor });
     return this.#page(scope, query, rows, search, (last) => encodeCursor(last.activityKey, last.id, last.scoreKey));
   }
 
@@ -207,22 +181,7 @@ export class ConversationsService {
   }
 
   async #counts(scope: Scope, clientId: string | undefined): Promise<z.infer<typeof conversationCounts>> {
-    let q = this.deps.db
-      .selectFrom('conversations as c')
-      .select([
-        sql<number>`count(*)::int`.as('all'),
-        sql<number>`(count(*) filter (where c.status = 'active'))::int`.as('active'),
-        sql<number>`(count(*) filter (where c.status = 'pending'))::int`.as('pending'),
-        sql<number>`(count(*) filter (where c.status = 'escalated'))::int`.as('escalated'),
-        sql<number>`(count(*) filter (where c.status = 'resolved'))::int`.as('resolved'),
-        // "Needs human": handled by a person and not resolved yet.
-        sql<number>`(count(*) filter (where c.handled_by = 'human' and c.status <> 'resolved'))::int`.as('human'),
-        // Conversations with unread customer messages.
-        sql<number>`(count(*) filter (where c.unread_count > 0))::int`.as('unread'),
-      ]);
-    if (scope.clientId !== null) q = q.where('c.clientId', '=', scope.clientId);
-    if (clientId) q = q.where('c.clientId', '=', clientId);
-    return conversationCounts.parse(await q.executeTakeFirstOrThrow());
+    return conversationCounts.parse(await this.deps.conversations.countConversations(scope, clientId));
   }
 
   async getConversation(user: SessionUser, id: string): Promise<ConversationView> {
@@ -270,22 +229,8 @@ export class ConversationsService {
   async findThread(user: SessionUser, conversationId: string, query: FindThreadQuery): Promise<{ messages: MessageView[]; hasMore: boolean }> {
     const scope = scopeFor(user);
     await this.#visibleConversation(scope, conversationId);
-    let q = this.deps.conversations.messages(scope).where('m.conversationId', '=', conversationId);
-    if (query.before) {
-      const reference = await this.deps.db
-        .selectFrom('messages')
-        .select('id')
-        .where('id', '=', query.before)
-        .where('conversationId', '=', conversationId)
-        .executeTakeFirst();
-      if (!reference) throw notFound('Message');
-      q = q.where(sql<boolean>`(m.created_at, m.id) < (select created_at, id from messages where id = ${query.before})`);
-    }
-    const rows = await q
-      .orderBy('m.createdAt', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(query.limit + 1)
-      .execute();
+    if (query.before && !(await this.#messagesView.isMessageInConversation(query.before, conversationId))) throw notFound('Message');
+    const rows = await this.#messagesView.findThreadRows(scope, conversationId, { before: query.before, limit: query.limit + 1 });
     return { messages: rows.slice(0, query.limit).reverse().map(toMessageView), hasMore: rows.length > query.limit };
   }
 
@@ -301,13 +246,7 @@ export class ConversationsService {
   async retryMessage(user: SessionUser, conversationId: string, messageId: string): Promise<MessageView> {
     const scope = scopeFor(user);
     await this.#visibleConversation(scope, conversationId);
-    const message = await this.deps.db
-      .selectFrom('messages')
-      .select('id')
-      .where('id', '=', messageId)
-      .where('conversationId', '=', conversationId)
-      .executeTakeFirst();
-    if (!message) throw notFound('Message');
+    if (!(await this.#messagesView.isMessageInConversation(messageId, conversationId))) throw notFound('Message');
     await this.deps.messaging.retryMessage(messageId, byUser(user));
     return this.#messageView(scope, messageId);
   }
@@ -319,13 +258,7 @@ export class ConversationsService {
    */
   async startConversation(user: SessionUser, input: { contactId: string; text: string }): Promise<ConversationView> {
     const scope = scopeFor(user);
-    let q = this.deps.db
-      .selectFrom('contacts')
-      .innerJoin('channels', 'channels.id', 'contacts.channelId')
-      .select(['contacts.id', 'channels.status as channelStatus'])
-      .where('contacts.id', '=', input.contactId);
-    if (scope.clientId !== null) q = q.where('contacts.clientId', '=', scope.clientId);
-    const contact = await q.executeTakeFirst();
+    const contact = await this.deps.conversations.findContactChannelStatus(input.contactId, scope);
     if (!contact) throw notFound('Contact');
     if (contact.channelStatus !== 'active') {
       throw new AppError('CONFLICT', 'This channel is disabled. Enable it to send messages.', { details: { reason: 'channel_disabled' } });
@@ -347,18 +280,8 @@ export class ConversationsService {
    */
   async findMessages(user: SessionUser, query: FindMessagesQuery): Promise<{ messages: MessageView[]; unreadCount: number }> {
     const scope = scopeFor(user);
-    const rows = await this.#filteredMessages(scope, query)
-      .orderBy('m.createdAt', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(query.limit)
-      .execute();
-    let unread = this.deps.db
-      .selectFrom('messages')
-      .select(sql<number>`count(*)::int`.as('n'))
-      .where('direction', '=', 'inbound')
-      .where('readAt', 'is', null);
-    if (scope.clientId !== null) unread = unread.where('clientId', '=', scope.clientId);
-    const { n } = await unread.executeTakeFirstOrThrow();
+    const rows = await this.#messagesView.findMessageRows(scope, query, query.limit);
+    const n = await this.#messagesView.countUnreadMessages(scope);
     return { messages: rows.map(toMessageView), unreadCount: n };
   }
 
@@ -375,7 +298,7 @@ export class ConversationsService {
     const scope = scopeFor(user);
     const updated = await this.deps.inboxState.markMessagesRead(
       scope,
-      (trx) => this.#filteredMessages(scope, filter, trx).where('m.readAt', 'is', null).clearSelect().select(['m.id', 'm.conversationId']).execute(),
+      (trx) => this.#messagesView.findUnreadMessageRefs(scope, filter, trx),
       byUser(user),
     );
     return { updated };
@@ -389,33 +312,11 @@ export class ConversationsService {
 
   /** The messages view as CSV (same scope, filter and search), for "Export Messages". */
   async exportMessages(user: SessionUser, query: ExportMessagesQuery): Promise<{ filename: string; csv: string }> {
-    const rows = await this.#filteredMessages(scopeFor(user), query)
-      .orderBy('m.createdAt', 'desc')
-      .orderBy('m.id', 'desc')
-      .limit(query.limit)
-      .execute();
+    const rows = await this.#messagesView.findMessageRows(scopeFor(user), query, query.limit);
     // The byte-order mark lets Excel read the file as UTF-8 (names with accents, emoji).
     // Contact: the label the screens show (a name, else a readable form of the contact's id).
     const views = rows.map((row) => ({ ...toMessageView(row), contactName: contactLabel({ name: row.contactName, externalId: row.contactExternalId }, row.platform) }));
     return { filename: messagesCsvFilename(this.deps.clock.now()), csv: `\uFEFF${messagesCsv(views)}` };
-  }
-
-  #filteredMessages(scope: Scope, filter: MessageFilter, db: Db = this.deps.db): MessageQuery {
-    let q = this.deps.conversations.messages(scope, db).where('m.direction', '=', 'inbound');
-    if (filter.filter === 'unread') q = q.where('m.readAt', 'is', null);
-    else if (filter.filter !== 'all') q = q.where('m.priority', '=', filter.filter);
-    if (filter.search) {
-      const pattern = containsPattern(filter.search);
-      q = q.where((eb) =>
-        eb.or([
-          eb('m.content', 'ilike', pattern),
-          eb('cl.companyName', 'ilike', pattern),
-          eb(contactLabelSql, 'ilike', pattern),
-          eb('m.aiSummary', 'ilike', pattern),
-        ]),
-      );
-    }
-    return q;
   }
 
   // ---- Helpers -------------------------------------------------------------------------------

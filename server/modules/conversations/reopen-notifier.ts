@@ -5,13 +5,13 @@
  * (admins, managers) and the conversation's client's own users, who see and handle its inbox.
  */
 import { contactLabel } from '../../../common/messaging/contact-label';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { EventBus } from '../../events/event-bus';
 import type { JobCompletion } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import type { NotificationsService } from '../notifications';
 import type { UsersService } from '../users';
+import { ConversationsRepository } from './conversations.repository';
 import { notifyReopenedJob } from './notify-reopened.job';
 
 const EXCERPT_LENGTH = 200;
@@ -25,7 +25,11 @@ export interface ReopenNotifierDeps {
 }
 
 export class ReopenNotifier {
-  constructor(private readonly deps: ReopenNotifierDeps) {}
+  readonly #conversations: ConversationsRepository;
+
+  constructor(private readonly deps: ReopenNotifierDeps) {
+    this.#conversations = new ConversationsRepository(deps.db);
+  }
 
   /** Subscribes to reopened conversations that people handle, and registers the job. */
   register(): void {
@@ -40,16 +44,8 @@ export class ReopenNotifier {
   /** One notification per user who should know; resolves with how many were sent. */
   async notify(conversationId: string, messageId: string, completeJob?: JobCompletion): Promise<number> {
     return this.deps.db.transaction().execute(async (trx) => {
-      if (completeJob) await sql`select parley_complete_job(${JSON.stringify(completeJob)}::jsonb)`.execute(trx);
-      const row = await trx
-        .selectFrom('conversations as c')
-        .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
-        .innerJoin('channels as ch', 'ch.id', 'c.channelId')
-        .innerJoin('clients as cl', 'cl.id', 'c.clientId')
-        .innerJoin('messages as m', (join) => join.on('m.id', '=', messageId).onRef('m.conversationId', '=', 'c.id'))
-        .select(['c.id', 'c.clientId', 'ct.name', 'ct.externalId', 'ch.kind', 'cl.companyName', 'm.content', 'm.messageType'])
-        .where('c.id', '=', conversationId)
-        .executeTakeFirst();
+      if (completeJob) await this.#conversations.completeJob(completeJob, trx);
+      const row = await this.#conversations.findReopenedNotice(conversationId, messageId, trx);
       if (!row) return 0;
       const link = `/conversations?conversation=${row.id}`;
       const users = await this.deps.users.findRecipients({ clientId: row.clientId }, trx);

@@ -3,7 +3,6 @@
  * widget id (the channel's external id); a visitor is a contact on it, identified by a stateless
  * token (./visitor-token.ts). Messages go through the messaging core like any channel's.
  */
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Channel } from '../../db/schema';
 import type { Clock } from '../../lib/clock';
@@ -15,6 +14,7 @@ import type { ConversationsService } from '../conversations';
 import type { MessagingService } from '../messaging';
 import type { VisitorTokens } from './visitor-token';
 import { toWidgetMessage, type WidgetMessage } from '../../../common/api/widget';
+import { WidgetRepository } from './widget.repository';
 
 /** Shown at the top of the panel (channels have no greeting setting yet). */
 export const WIDGET_GREETING = 'Hi! How can we help you today?';
@@ -22,7 +22,6 @@ export const WIDGET_GREETING = 'Hi! How can we help you today?';
 const HISTORY_LIMIT = 200;
 /** app_settings key holding the id of the demo client's webchat channel. */
 export const DEMO_WIDGET_SETTING = 'demo_widget_channel_id';
-const DEMO_WIDGET_LOCK = sql`hashtext('parley:demo-widget')`;
 
 export interface WidgetServiceDeps {
   db: Db;
@@ -43,6 +42,8 @@ export interface Visitor {
 }
 
 export class WidgetService {
+  readonly #widgets = new WidgetRepository();
+
   constructor(private readonly deps: WidgetServiceDeps) {}
 
   /** An active widget's channel; a disabled or unknown one is not found. */
@@ -118,7 +119,7 @@ export class WidgetService {
    */
   async ensureDemoWidget(companyName: string): Promise<string | null> {
     return this.deps.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${DEMO_WIDGET_LOCK})`.execute(trx);
+      await this.#widgets.lockDemoWidget(trx);
       const channelId = await this.deps.settings.get(DEMO_WIDGET_SETTING, trx);
       const existing = channelId ? await this.deps.channels.findById(channelId, trx) : undefined;
       if (existing) return existing.status === 'active' ? existing.externalId : null;
