@@ -10,9 +10,8 @@
  * job that runs twice (a crash after sending) finds the reply already there and does nothing.
  */
 import { contactLabel } from '../../../common/messaging/contact-label';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { type Db, PREPARED } from '../../db/database';
+import type { Db } from '../../db/database';
 import type { AiMessageInfo, ChannelKind, ChannelStatus, ConversationStatus, HandledBy, Priority, SenderType } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
 import { hintOf, type JobCompletion } from '../../jobs/define-job';
@@ -25,6 +24,7 @@ import type { MessagingService } from '../messaging';
 import type { UsersService } from '../users';
 import type { NotificationsService } from '../notifications';
 import { agentInboundJob, agentReplyJob } from './agent-jobs';
+import { AgentsRepository } from './agents.repository';
 import type { AgentConfig, AgentRowFields, AgentsService } from './agents.service';
 import type { AgentAnswer, AnswerEngine, ConversationTurn, KnowledgeBase } from './engines/answer-engine';
 import type { ConversationSummarizer } from './engines/llm/summary';
@@ -114,11 +114,6 @@ export function contextFromJson(json: unknown): InboundContext | undefined {
   };
 }
 
-async function loadInbound(db: Db, messageId: string): Promise<InboundContext | undefined> {
-  const { rows } = await sql<{ context: unknown }>`${sql.raw(PREPARED)}select parley_agent_context(${JSON.stringify({ messageId })}::jsonb) as context`.execute(db);
-  return contextFromJson(rows[0]?.context ?? null);
-}
-
 type InboundRow = InboundContext;
 
 /** The conversation's recent messages, oldest first. */
@@ -128,9 +123,15 @@ function recentOf(row: InboundRow): { senderType: SenderType; content: string; c
 
 export class AgentPolicy {
   readonly #logger: Logger;
+  readonly #repository: AgentsRepository;
 
   constructor(private readonly deps: AgentPolicyDeps) {
     this.#logger = deps.logger.child({ component: 'agent' });
+    this.#repository = new AgentsRepository(deps.db);
+  }
+
+  async #loadInbound(messageId: string): Promise<InboundContext | undefined> {
+    return contextFromJson(await this.#repository.agentContext(messageId));
   }
 
   /** Subscribes to customers' messages and registers the jobs. */
@@ -153,7 +154,7 @@ export class AgentPolicy {
    * completed the job (`completion`).
    */
   async onInbound(messageId: string, completion?: JobCompletion, context?: InboundContext): Promise<boolean> {
-    const message = context ?? (await loadInbound(this.deps.db, messageId));
+    const message = context ?? (await this.#loadInbound(messageId));
     if (!message) return false;
     const config = this.deps.agents.configFromRow(message.clientId, message.agent ?? undefined);
     if (!this.#mayAnswer(config, message)) {
@@ -183,7 +184,7 @@ export class AgentPolicy {
 
   /** The reply after the response delay, when it is still the agent's to give. */
   async reply(messageId: string, completion?: JobCompletion): Promise<boolean> {
-    const message = await loadInbound(this.deps.db, messageId);
+    const message = await this.#loadInbound(messageId);
     if (!message) return false;
     const config = this.deps.agents.configFromRow(message.clientId, message.agent ?? undefined);
     if (!this.#mayAnswer(config, message)) return false;
@@ -260,7 +261,7 @@ export class AgentPolicy {
 
   /** The message again, after the agent changed its conversation. */
   async #reload(message: InboundRow): Promise<InboundRow> {
-    return (await loadInbound(this.deps.db, message.id)) ?? message;
+    return (await this.#loadInbound(message.id)) ?? message;
   }
 
   /** What the agent would answer to `text` now, and what the policy would do with it (the "Try the agent" box). */

@@ -3,7 +3,7 @@
  * reply statistics shown with an agent. Callers inside a transaction pass it as `db`.
  */
 import { sql, type Insertable } from 'kysely';
-import type { Db } from '../../db/database';
+import { type Db, PREPARED } from '../../db/database';
 import type { Agent, AgentsTable, Channel } from '../../db/schema';
 
 /** The columns written when an agent's configuration is saved. */
@@ -59,6 +59,12 @@ export class AgentsRepository {
   async webchatClientId(widgetId: string): Promise<string | undefined> {
     const channel = await this.db.selectFrom('channels').select('clientId').where('kind', '=', 'webchat').where('externalId', '=', widgetId).executeTakeFirst();
     return channel?.clientId;
+  }
+
+  /** `parley_agent_context` for an inbound message: its JSON (see AgentPolicy's contextFromJson), or null. */
+  async agentContext(messageId: string, db: Db = this.db): Promise<unknown> {
+    const { rows } = await sql<{ context: unknown }>`${sql.raw(PREPARED)}select parley_agent_context(${JSON.stringify({ messageId })}::jsonb) as context`.execute(db);
+    return rows[0]?.context ?? null;
   }
 
   /** The agent's answers and hand-offs since `since`, and its average confidence when answering. */

@@ -1,8 +1,12 @@
-import type { ChannelKind, Channel } from '../../db/schema';
+import type { Insertable, Updateable } from 'kysely';
+import type { ChannelKind, Channel, DB } from '../../db/schema';
 import type { Db } from '../../db/database';
 import type { SecretBox } from '../../lib/secret-box';
 import { notFound } from '../../lib/errors';
 import type { ChannelSecrets, ChannelWithSecrets } from './adapters/channel-adapter';
+
+/** A channel with its client's name (the administrators' view). */
+export type ChannelRow = Channel & { clientName: string };
 
 /** Channels with their secrets opened on demand; sealed values never leave this file unopened. */
 export class ChannelsRepository {
@@ -51,5 +55,40 @@ export class ChannelsRepository {
       .where('verifyTokenHash', '=', hash)
       .where('status', '=', 'active')
       .executeTakeFirst();
+  }
+
+  #withClient(db: Db) {
+    return db.selectFrom('channels').innerJoin('clients', 'clients.id', 'channels.clientId').selectAll('channels').select('clients.companyName as clientName');
+  }
+
+  /** Channels with their client's name, by client, then oldest first; optionally one client's. */
+  async findRows(filter: { clientId?: string | undefined }, db: Db = this.db): Promise<ChannelRow[]> {
+    let q = this.#withClient(db).orderBy('clients.companyName').orderBy('channels.createdAt').orderBy('channels.id');
+    if (filter.clientId) q = q.where('channels.clientId', '=', filter.clientId);
+    return q.execute();
+  }
+
+  async findRow(id: string, db: Db = this.db): Promise<ChannelRow | undefined> {
+    return this.#withClient(db).where('channels.id', '=', id).executeTakeFirst();
+  }
+
+  async clientExists(clientId: string, db: Db = this.db): Promise<boolean> {
+    const client = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
+    return client !== undefined;
+  }
+
+  /** A new channel (secrets already sealed); its id. */
+  async insert(channel: Insertable<DB['channels']>, db: Db = this.db): Promise<string> {
+    const { id } = await db.insertInto('channels').values(channel).returning('id').executeTakeFirstOrThrow();
+    return id;
+  }
+
+  /** The channel, locked until the transaction `trx` ends. */
+  async findByIdForUpdate(id: string, trx: Db): Promise<Channel | undefined> {
+    return trx.selectFrom('channels').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+  }
+
+  async update(id: string, changes: Updateable<DB['channels']>, db: Db = this.db): Promise<void> {
+    await db.updateTable('channels').set(changes).where('id', '=', id).execute();
   }
 }

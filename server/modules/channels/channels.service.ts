@@ -12,11 +12,11 @@ import type { z } from 'zod';
 import type { ChannelView, createChannelInput, updateChannelInput } from '../../../common/api/channels';
 import { CHANNEL_KIND_LABEL } from '../../../common/messaging/channel-label';
 import type { Db } from '../../db/database';
-import type { Channel, ChannelKind } from '../../db/schema';
+import type { ChannelKind } from '../../db/schema';
 import { randomToken, sha256Hex } from '../../lib/crypto';
 import { AppError, isUniqueViolation, notFound } from '../../lib/errors';
 import type { ChannelAdapter, ChannelSecrets } from './adapters/channel-adapter';
-import type { ChannelsRepository } from './channels.repository';
+import type { ChannelRow, ChannelsRepository } from './channels.repository';
 import { ChannelDeliveriesRepository } from './channel-deliveries.repository';
 
 export type CreateChannelCommand = z.output<typeof createChannelInput>;
@@ -53,8 +53,6 @@ export interface ChannelsServiceDeps {
   onChange?(channelId: string): void;
 }
 
-type ChannelRow = Channel & { clientName: string };
-
 /** A refused URL's field message: the reason, and what an administrator can do about it. */
 export function outboundFieldMessage(reason: string): string {
   return `${reason}. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS.`;
@@ -66,10 +64,6 @@ export class ChannelsService {
 
   constructor(private readonly deps: ChannelsServiceDeps) {
     this.#deliveries = new ChannelDeliveriesRepository(deps.db);
-  }
-
-  #query(db: Db = this.deps.db) {
-    return db.selectFrom('channels').innerJoin('clients', 'clients.id', 'channels.clientId').selectAll('channels').select('clients.companyName as clientName');
   }
 
   #toView(row: ChannelRow): ChannelView {
@@ -102,20 +96,17 @@ export class ChannelsService {
   }
 
   async findChannels(filter: { clientId?: string | undefined }): Promise<ChannelView[]> {
-    let q = this.#query().orderBy('clients.companyName').orderBy('channels.createdAt').orderBy('channels.id');
-    if (filter.clientId) q = q.where('channels.clientId', '=', filter.clientId);
-    return (await q.execute()).map((row) => this.#toView(row));
+    return (await this.deps.channels.findRows(filter)).map((row) => this.#toView(row));
   }
 
   async getChannel(id: string, db: Db = this.deps.db): Promise<ChannelView> {
-    const row = await this.#query(db).where('channels.id', '=', id).executeTakeFirst();
+    const row = await this.deps.channels.findRow(id, db);
     if (!row) throw notFound('Channel');
     return this.#toView(row);
   }
 
   async createChannel(input: CreateChannelCommand): Promise<CreatedChannel> {
-    const client = await this.deps.db.selectFrom('clients').select('id').where('id', '=', input.clientId).executeTakeFirst();
-    if (!client) throw new AppError('VALIDATION_ERROR', 'Client not found', { fields: { clientId: 'Client not found' } });
+    if (!(await this.deps.channels.clientExists(input.clientId))) throw new AppError('VALIDATION_ERROR', 'Client not found', { fields: { clientId: 'Client not found' } });
 
     let externalId: string | null = null;
     let callbackUrl: string | null = null;
@@ -150,20 +141,16 @@ export class ChannelsService {
 
     let id: string;
     try {
-      ({ id } = await this.deps.db
-        .insertInto('channels')
-        .values({
-          clientId: input.clientId,
-          kind: input.kind,
-          name: input.name,
-          externalId,
-          callbackUrl,
-          secrets: Object.keys(secrets).length > 0 ? this.deps.channels.sealSecrets(secrets) : null,
-          verifyTokenHash: secrets.verifyToken ? sha256Hex(secrets.verifyToken) : null,
-          appSecretHash: secrets.appSecret ? sha256Hex(secrets.appSecret) : null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow());
+      id = await this.deps.channels.insert({
+        clientId: input.clientId,
+        kind: input.kind,
+        name: input.name,
+        externalId,
+        callbackUrl,
+        secrets: Object.keys(secrets).length > 0 ? this.deps.channels.sealSecrets(secrets) : null,
+        verifyTokenHash: secrets.verifyToken ? sha256Hex(secrets.verifyToken) : null,
+        appSecretHash: secrets.appSecret ? sha256Hex(secrets.appSecret) : null,
+      });
     } catch (error) {
       const field = EXTERNAL_ID_FIELD[input.kind];
       if (field && isUniqueViolation(error)) {
@@ -179,7 +166,7 @@ export class ChannelsService {
   /** A website chat for a client, created as part of the caller's transaction `db` (the demo widget). */
   async createWebchat(clientId: string, name: string, db: Db): Promise<{ id: string; externalId: string }> {
     const externalId = `w_${randomToken(12)}`;
-    const { id } = await db.insertInto('channels').values({ clientId, kind: 'webchat', name, externalId }).returning('id').executeTakeFirstOrThrow();
+    const id = await this.deps.channels.insert({ clientId, kind: 'webchat', name, externalId }, db);
     return { id, externalId };
   }
 
@@ -191,7 +178,7 @@ export class ChannelsService {
   /** Name, status (disabled: no sends, no inbound), replaced credentials, the API callback URL. */
   async updateChannel(id: string, input: UpdateChannelCommand): Promise<ChannelView> {
     const view = await this.deps.db.transaction().execute(async (trx) => {
-      const channel = await trx.selectFrom('channels').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      const channel = await this.deps.channels.findByIdForUpdate(id, trx);
       if (!channel) throw notFound('Channel');
       const meta = META_KINDS.has(channel.kind);
       const fields: Record<string, string> = {};
@@ -212,17 +199,17 @@ export class ChannelsService {
         };
         sealed = { secrets: this.deps.channels.sealSecrets(next), ...(next.appSecret ? { appSecretHash: sha256Hex(next.appSecret) } : {}) };
       }
-      await trx
-        .updateTable('channels')
-        .set({
+      await this.deps.channels.update(
+        id,
+        {
           ...(input.name !== undefined ? { name: input.name } : {}),
           ...(input.status !== undefined ? { status: input.status } : {}),
           ...(input.callbackUrl !== undefined ? { callbackUrl: input.callbackUrl } : {}),
           ...sealed,
           updatedAt: new Date(),
-        })
-        .where('id', '=', id)
-        .execute();
+        },
+        trx,
+      );
       return this.getChannel(id, trx);
     });
     this.deps.onChange?.(id);
@@ -233,17 +220,13 @@ export class ChannelsService {
   async rotateVerifyToken(id: string): Promise<CreatedChannel> {
     const verifyToken = randomToken();
     await this.deps.db.transaction().execute(async (trx) => {
-      const channel = await trx.selectFrom('channels').selectAll().where('id', '=', id).forUpdate().executeTakeFirst();
+      const channel = await this.deps.channels.findByIdForUpdate(id, trx);
       if (!channel) throw notFound('Channel');
       if (!META_KINDS.has(channel.kind)) {
         throw new AppError('BAD_REQUEST', 'Only WhatsApp, Messenger and Instagram channels have a webhook verify token', { details: { reason: 'no_verify_token' } });
       }
       const secrets = { ...this.deps.channels.openSecrets(channel).secretValues, verifyToken };
-      await trx
-        .updateTable('channels')
-        .set({ secrets: this.deps.channels.sealSecrets(secrets), verifyTokenHash: sha256Hex(verifyToken), updatedAt: new Date() })
-        .where('id', '=', id)
-        .execute();
+      await this.deps.channels.update(id, { secrets: this.deps.channels.sealSecrets(secrets), verifyTokenHash: sha256Hex(verifyToken), updatedAt: new Date() }, trx);
     });
     this.deps.onChange?.(id);
     return { ...(await this.getChannel(id)), verifyToken };

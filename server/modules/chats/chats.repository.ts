@@ -15,6 +15,24 @@ export type ChatMessageView = z.infer<typeof chatMessageView>;
 
 const role = (column: string) => sql<Role>`coalesce(${sql.ref(column)}, 'client')`;
 
+/** Advisory lock namespace for "one thread per pair of people". */
+const CHAT_PAIR_LOCK = 0x63686174;
+
+/** Someone a viewer may start a chat with (ChatsService.findRecipients). */
+export interface Recipient {
+  id: string;
+  name: string;
+  email: string;
+  company: string | null;
+  role: 'admin' | 'manager' | 'client';
+}
+
+/** Who starts a chat: the recipients depend on their role. */
+interface Viewer {
+  id: string;
+  role: Role;
+}
+
 export class ChatsRepository {
   constructor(private readonly deps: { db: Db; clock: Clock }) {}
 
@@ -107,6 +125,113 @@ export class ChatsRepository {
   async participantIds(threadId: string, db: Db = this.deps.db): Promise<string[]> {
     const rows = await db.selectFrom('chatParticipants').select('userId').where('threadId', '=', threadId).execute();
     return rows.map((r) => r.userId);
+  }
+
+  /**
+   * People the viewer may start a chat with: administrators with any active user; managers and
+   * client users with administrators.
+   */
+  #recipients(viewer: Viewer, db: Db) {
+    let q = db
+      .selectFrom('users')
+      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
+      .leftJoin('clients', 'clients.id', 'users.clientId')
+      .select([
+        'users.id',
+        'users.fullName as name',
+        'users.email',
+        sql<string | null>`coalesce(clients.company_name, users.company)`.as('company'),
+        sql<Recipient['role']>`coalesce(user_roles.role, 'client')`.as('role'),
+      ])
+      .where('users.id', '<>', viewer.id)
+      .where('users.disabledAt', 'is', null);
+    if (viewer.role !== 'admin') q = q.where('userRoles.role', '=', 'admin');
+    return q;
+  }
+
+  /** Every recipient the viewer may pick, by name. */
+  async findRecipients(viewer: Viewer, db: Db = this.deps.db): Promise<Recipient[]> {
+    return this.#recipients(viewer, db).orderBy('users.fullName').orderBy('users.id').execute();
+  }
+
+  /** One recipient, if the viewer may start a chat with them. */
+  async findRecipient(viewer: Viewer, recipientId: string, db: Db = this.deps.db): Promise<Recipient | undefined> {
+    return this.#recipients(viewer, db).where('users.id', '=', recipientId).executeTakeFirst();
+  }
+
+  /** Transaction-scoped lock on a pair of people (`pair`: their sorted ids joined), held until `trx` ends. */
+  async lockPair(pair: string, trx: Db): Promise<void> {
+    await sql`select pg_advisory_xact_lock(${CHAT_PAIR_LOCK}, hashtext(${pair}))`.execute(trx);
+  }
+
+  /** The oldest thread with exactly these two participants. */
+  async findPairThreadId(userId: string, otherId: string, db: Db = this.deps.db): Promise<string | undefined> {
+    const existing = await db
+      .selectFrom('chatThreads as t')
+      .select('t.id')
+      .where((eb) =>
+        eb.and([
+          eb.exists(eb.selectFrom('chatParticipants as a').select('a.userId').whereRef('a.threadId', '=', 't.id').where('a.userId', '=', userId)),
+          eb.exists(eb.selectFrom('chatParticipants as b').select('b.userId').whereRef('b.threadId', '=', 't.id').where('b.userId', '=', otherId)),
+          eb(eb.selectFrom('chatParticipants as c').select(sql<number>`count(*)::int`.as('n')).whereRef('c.threadId', '=', 't.id'), '=', 2),
+        ]),
+      )
+      .orderBy('t.createdAt')
+      .limit(1)
+      .executeTakeFirst();
+    return existing?.id;
+  }
+
+  /** A new two-person thread started by `createdBy`; its id. Call inside a transaction. */
+  async createThread(createdBy: string, otherId: string, trx: Db): Promise<string> {
+    const { id } = await trx.insertInto('chatThreads').values({ createdBy }).returning('id').executeTakeFirstOrThrow();
+    await trx
+      .insertInto('chatParticipants')
+      .values([
+        { threadId: id, userId: createdBy },
+        { threadId: id, userId: otherId },
+      ])
+      .execute();
+    return id;
+  }
+
+  async isParticipant(threadId: string, userId: string, db: Db = this.deps.db): Promise<boolean> {
+    const row = await db.selectFrom('chatParticipants').select('userId').where('threadId', '=', threadId).where('userId', '=', userId).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Moves the participant's read mark to the thread's latest message (never backwards). */
+  async markReadToLatest(threadId: string, userId: string, db: Db = this.deps.db): Promise<void> {
+    await db
+      .updateTable('chatParticipants')
+      .set({
+        lastReadAt: sql<Date>`greatest(coalesce(last_read_at, '-infinity'::timestamptz), coalesce((select max(created_at) from chat_messages where thread_id = ${threadId}), now()))`,
+      })
+      .where('threadId', '=', threadId)
+      .where('userId', '=', userId)
+      .execute();
+  }
+
+  async insertMessage(
+    message: { threadId: string; senderId: string; body: string; createdAt: Date },
+    db: Db = this.deps.db,
+  ): Promise<{ id: string; createdAt: Date }> {
+    return db.insertInto('chatMessages').values(message).returning(['id', 'createdAt']).executeTakeFirstOrThrow();
+  }
+
+  /** The thread's latest message time and preview. */
+  async touchThread(threadId: string, last: { lastMessageAt: Date; lastMessagePreview: string }, db: Db = this.deps.db): Promise<void> {
+    await db.updateTable('chatThreads').set(last).where('id', '=', threadId).execute();
+  }
+
+  /** Moves the participant's read mark to `at` (never backwards). */
+  async advanceReadMark(threadId: string, userId: string, at: Date, db: Db = this.deps.db): Promise<void> {
+    await db
+      .updateTable('chatParticipants')
+      .set({ lastReadAt: sql<Date>`greatest(coalesce(last_read_at, '-infinity'::timestamptz), ${at}::timestamptz)` })
+      .where('threadId', '=', threadId)
+      .where('userId', '=', userId)
+      .execute();
   }
 }
 

@@ -6,7 +6,6 @@
  * `chat.message.created` / `chat.thread.updated` in its transaction; the realtime hub delivers
  * them to the participants' sockets subscribed to "chats".
  */
-import { sql } from 'kysely';
 import type { ChatThreadView } from '../../../common/api/chats';
 import type { Db } from '../../db/database';
 import type { EventBus } from '../../events/event-bus';
@@ -14,27 +13,19 @@ import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
 import type { RealtimeLoaders } from '../realtime';
-import type { ChatMessageView, ChatsRepository } from './chats.repository';
+import type { ChatMessageView, ChatsRepository, Recipient } from './chats.repository';
+
+export type { Recipient } from './chats.repository';
 
 /** Messages returned for a thread: the latest ones (older history stays stored). */
 export const CHAT_HISTORY_LIMIT = 500;
 const PREVIEW_LENGTH = 200;
-/** Advisory lock namespace for "one thread per pair of people". */
-const CHAT_PAIR_LOCK = 0x63686174;
 
 export interface ChatsServiceDeps {
   db: Db;
   chats: ChatsRepository;
   events: EventBus;
   clock: Clock;
-}
-
-export interface Recipient {
-  id: string;
-  name: string;
-  email: string;
-  company: string | null;
-  role: 'admin' | 'manager' | 'client';
 }
 
 function preview(text: string): string {
@@ -66,59 +57,19 @@ export class ChatsService {
 
   /** People the caller may start a chat with. */
   async findRecipients(user: SessionUser): Promise<Recipient[]> {
-    return this.#recipients(user).orderBy('users.fullName').orderBy('users.id').execute();
-  }
-
-  #recipients(user: SessionUser, db: Db = this.deps.db) {
-    let q = db
-      .selectFrom('users')
-      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
-      .leftJoin('clients', 'clients.id', 'users.clientId')
-      .select([
-        'users.id',
-        'users.fullName as name',
-        'users.email',
-        sql<string | null>`coalesce(clients.company_name, users.company)`.as('company'),
-        sql<Recipient['role']>`coalesce(user_roles.role, 'client')`.as('role'),
-      ])
-      .where('users.id', '<>', user.id)
-      .where('users.disabledAt', 'is', null);
-    if (user.role !== 'admin') q = q.where('userRoles.role', '=', 'admin');
-    return q;
+    return this.deps.chats.findRecipients(user);
   }
 
   /** New Chat: the two-person thread with the recipient (reused when it exists) and a first message. */
   async startChat(user: SessionUser, input: { recipientId: string; message: string }): Promise<ChatThreadView> {
     const threadId = await this.deps.db.transaction().execute(async (trx) => {
-      const recipient = await this.#recipients(user, trx).where('users.id', '=', input.recipientId).executeTakeFirst();
+      const recipient = await this.deps.chats.findRecipient(user, input.recipientId, trx);
       if (!recipient) throw notFound('Recipient');
       // One thread per pair, even when both start a chat with each other at the same moment.
       const pair = [user.id, recipient.id].sort().join(':');
-      await sql`select pg_advisory_xact_lock(${CHAT_PAIR_LOCK}, hashtext(${pair}))`.execute(trx);
-      const existing = await trx
-        .selectFrom('chatThreads as t')
-        .select('t.id')
-        .where((eb) =>
-          eb.and([
-            eb.exists(eb.selectFrom('chatParticipants as a').select('a.userId').whereRef('a.threadId', '=', 't.id').where('a.userId', '=', user.id)),
-            eb.exists(eb.selectFrom('chatParticipants as b').select('b.userId').whereRef('b.threadId', '=', 't.id').where('b.userId', '=', recipient.id)),
-            eb(eb.selectFrom('chatParticipants as c').select(sql<number>`count(*)::int`.as('n')).whereRef('c.threadId', '=', 't.id'), '=', 2),
-          ]),
-        )
-        .orderBy('t.createdAt')
-        .limit(1)
-        .executeTakeFirst();
-      let id = existing?.id;
-      if (!id) {
-        ({ id } = await trx.insertInto('chatThreads').values({ createdBy: user.id }).returning('id').executeTakeFirstOrThrow());
-        await trx
-          .insertInto('chatParticipants')
-          .values([
-            { threadId: id, userId: user.id },
-            { threadId: id, userId: recipient.id },
-          ])
-          .execute();
-      }
+      await this.deps.chats.lockPair(pair, trx);
+      let id = await this.deps.chats.findPairThreadId(user.id, recipient.id, trx);
+      if (!id) id = await this.deps.chats.createThread(user.id, recipient.id, trx);
       await this.#post(trx, id, user.id, input.message);
       return id;
     });
@@ -146,14 +97,7 @@ export class ChatsService {
   async markRead(user: SessionUser, threadId: string): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       await this.#participant(trx, threadId, user.id);
-      await trx
-        .updateTable('chatParticipants')
-        .set({
-          lastReadAt: sql<Date>`greatest(coalesce(last_read_at, '-infinity'::timestamptz), coalesce((select max(created_at) from chat_messages where thread_id = ${threadId}), now()))`,
-        })
-        .where('threadId', '=', threadId)
-        .where('userId', '=', user.id)
-        .execute();
+      await this.deps.chats.markReadToLatest(threadId, user.id, trx);
       // Only the reader's view changed (their unread count), on every tab they have open.
       await this.deps.events.publish(trx, 'chat.thread.updated', { threadId, participantIds: [user.id] }, { kind: 'user', userId: user.id });
     });
@@ -168,28 +112,14 @@ export class ChatsService {
   }
 
   async #participant(db: Db, threadId: string, userId: string): Promise<void> {
-    const row = await db.selectFrom('chatParticipants').select('userId').where('threadId', '=', threadId).where('userId', '=', userId).executeTakeFirst();
-    if (!row) throw notFound('Chat');
+    if (!(await this.deps.chats.isParticipant(threadId, userId, db))) throw notFound('Chat');
   }
 
   /** Stores a message, moves the thread and the sender's read mark, publishes the events. */
   async #post(trx: Db, threadId: string, senderId: string, body: string): Promise<string> {
-    const message = await trx
-      .insertInto('chatMessages')
-      .values({ threadId, senderId, body, createdAt: this.deps.clock.now() })
-      .returning(['id', 'createdAt'])
-      .executeTakeFirstOrThrow();
-    await trx
-      .updateTable('chatThreads')
-      .set({ lastMessageAt: message.createdAt, lastMessagePreview: preview(body) })
-      .where('id', '=', threadId)
-      .execute();
-    await trx
-      .updateTable('chatParticipants')
-      .set({ lastReadAt: sql<Date>`greatest(coalesce(last_read_at, '-infinity'::timestamptz), ${message.createdAt}::timestamptz)` })
-      .where('threadId', '=', threadId)
-      .where('userId', '=', senderId)
-      .execute();
+    const message = await this.deps.chats.insertMessage({ threadId, senderId, body, createdAt: this.deps.clock.now() }, trx);
+    await this.deps.chats.touchThread(threadId, { lastMessageAt: message.createdAt, lastMessagePreview: preview(body) }, trx);
+    await this.deps.chats.advanceReadMark(threadId, senderId, message.createdAt, trx);
     const participantIds = await this.deps.chats.participantIds(threadId, trx);
     const performedBy = { kind: 'user' as const, userId: senderId };
     await this.deps.events.publish(trx, 'chat.message.created', { threadId, messageId: message.id, participantIds }, performedBy);

@@ -5,6 +5,7 @@ import { PermanentJobError } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import { notFound } from '../../lib/errors';
 import { deliverEmailJob } from './email.job';
+import { EmailRepository } from './email.repository';
 import type { RenderedEmail } from './email.templates';
 import type { EmailTransport } from './email.transport';
 
@@ -19,7 +20,11 @@ export interface EmailServiceDeps {
 }
 
 export class EmailService {
-  constructor(private readonly deps: EmailServiceDeps) {}
+  readonly #emails: EmailRepository;
+
+  constructor(private readonly deps: EmailServiceDeps) {
+    this.#emails = new EmailRepository(deps.db);
+  }
 
   /**
    * Stores the message and enqueues its delivery in one transaction (or in the caller's, when
@@ -27,20 +32,16 @@ export class EmailService {
    */
   async send(to: string, email: RenderedEmail, options: { db?: Db } = {}): Promise<string> {
     const run = async (trx: Db) => {
-      const row = await trx
-        .insertInto('emails')
-        .values({ kind: email.kind, toAddress: to, subject: email.subject, textBody: email.text, htmlBody: email.html })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await this.deps.queue.enqueue(deliverEmailJob, { emailId: row.id }, { db: trx });
-      return row.id;
+      const id = await this.#emails.insertEmail(to, email, trx);
+      await this.deps.queue.enqueue(deliverEmailJob, { emailId: id }, { db: trx });
+      return id;
     };
     return options.db ? run(options.db) : this.deps.db.transaction().execute(run);
   }
 
   /** The job handler: hands the message to the transport and records the outcome. */
   async deliver(emailId: string, attempt: number, maxAttempts: number): Promise<void> {
-    const email = await this.deps.db.selectFrom('emails').selectAll().where('id', '=', emailId).executeTakeFirst();
+    const email = await this.#emails.findEmail(emailId);
     if (!email) throw new PermanentJobError(`E-mail ${emailId} no longer exists`);
     if (email.status === 'sent' || email.status === 'stored') return;
     const { transport } = this.deps;
@@ -52,36 +53,28 @@ export class EmailService {
         html: email.htmlBody,
       });
       const delivered = transport.kind === 'smtp';
-      await this.deps.db
-        .updateTable('emails')
-        .set({
-          status: delivered ? 'sent' : 'stored',
-          transport: transport.kind,
-          attempts: attempt,
-          lastError: null,
-          providerMessageId: messageId,
-          sentAt: new Date(),
-          ...(delivered ? { textBody: DELIVERED_BODY_PLACEHOLDER, htmlBody: null } : {}),
-        })
-        .where('id', '=', emailId)
-        .execute();
+      await this.#emails.updateEmail(emailId, {
+        status: delivered ? 'sent' : 'stored',
+        transport: transport.kind,
+        attempts: attempt,
+        lastError: null,
+        providerMessageId: messageId,
+        sentAt: new Date(),
+        ...(delivered ? { textBody: DELIVERED_BODY_PLACEHOLDER, htmlBody: null } : {}),
+      });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      await this.deps.db
-        .updateTable('emails')
-        .set({ attempts: attempt, lastError: message, ...(attempt >= maxAttempts ? { status: 'failed' as const } : {}) })
-        .where('id', '=', emailId)
-        .execute();
+      await this.#emails.updateEmail(emailId, { attempts: attempt, lastError: message, ...(attempt >= maxAttempts ? { status: 'failed' as const } : {}) });
       throw error;
     }
   }
 
   async findEmails(limit = 100): Promise<Email[]> {
-    return this.deps.db.selectFrom('emails').selectAll().orderBy('createdAt', 'desc').limit(limit).execute();
+    return this.#emails.findEmails(limit);
   }
 
   async getEmail(id: string): Promise<Email> {
-    const email = await this.deps.db.selectFrom('emails').selectAll().where('id', '=', id).executeTakeFirst();
+    const email = await this.#emails.findEmail(id);
     if (!email) throw notFound('E-mail');
     return email;
   }

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { AppSettingsRepository } from './app-settings.repository';
 
 /**
  * App-wide settings (`app_settings`, owned by the system module): small values every instance
@@ -6,18 +7,17 @@ import type { Db } from '../../db/database';
  * modules read and write their keys through this service.
  */
 export class AppSettingsService {
-  constructor(private readonly db: Db) {}
+  readonly #settings: AppSettingsRepository;
 
-  async get(key: string, db: Db = this.db): Promise<string | undefined> {
-    const row = await db.selectFrom('appSettings').select('value').where('key', '=', key).executeTakeFirst();
-    return row?.value;
+  constructor(db: Db) {
+    this.#settings = new AppSettingsRepository(db);
   }
 
-  async set(key: string, value: string, db: Db = this.db): Promise<void> {
-    await db
-      .insertInto('appSettings')
-      .values({ key, value })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
-      .execute();
+  async get(key: string, db?: Db): Promise<string | undefined> {
+    return this.#settings.find(key, db);
+  }
+
+  async set(key: string, value: string, db?: Db): Promise<void> {
+    await this.#settings.set(key, value, db);
   }
 }

@@ -11,11 +11,11 @@
  * Load balancers poll it, so one check runs at a time and its result serves for `cacheMs`.
  */
 import fs from 'node:fs';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { HealthReport } from '../../../common/api/system';
 import type { Db, Engine } from '../../db/database';
 import type { Clock } from '../../lib/clock';
+import { HealthRepository } from './health.repository';
 
 export const HEARTBEAT_SETTING = 'health_heartbeat';
 /** Counting stops here: a backlog this large is reported as this many. */
@@ -87,8 +87,11 @@ export class HealthService {
   #cached: { at: number; report: HealthReport } | undefined;
   #running: Promise<HealthReport> | undefined;
   #lastFailing = '';
+  readonly #health: HealthRepository;
 
-  constructor(private readonly deps: HealthServiceDeps) {}
+  constructor(private readonly deps: HealthServiceDeps) {
+    this.#health = new HealthRepository(deps.db);
+  }
 
   /** The current report: cached for `cacheMs`, and one check at a time however many ask. */
   async report(): Promise<HealthReport> {
@@ -149,12 +152,7 @@ export class HealthService {
   }
 
   async #writeHeartbeat(timeoutMs: number): Promise<void> {
-    const upsert = (db: Db) =>
-      db
-        .insertInto('appSettings')
-        .values({ key: HEARTBEAT_SETTING, value: this.deps.clock.now().toISOString() })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: (eb) => eb.ref('excluded.value') }))
-        .execute();
+    const upsert = (db: Db) => this.#health.writeHeartbeat(HEARTBEAT_SETTING, this.deps.clock.now().toISOString(), db);
     if (this.deps.engine === 'pglite') {
       await upsert(this.deps.db);
       return;
@@ -162,25 +160,13 @@ export class HealthService {
     // On a server the statement itself is cancelled at the timeout, so a blocked write does not
     // keep a pooled connection.
     await this.deps.db.transaction().execute(async (trx) => {
-      await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(trx);
+      await this.#health.setLocalStatementTimeout(timeoutMs, trx);
       await upsert(trx);
     });
   }
 
   async #backlog(): Promise<{ due: number; oldestDueSeconds: number | null }> {
-    // Both parts read the jobs table's partial indexes (jobs_ready_idx, jobs_lease_idx).
-    const { rows } = await sql<{ due: number; oldest: number | null }>`
-      select
-        (select count(*) from (
-          select 1 from jobs where status = 'queued' and run_at <= statement_timestamp()
-          union all
-          select 1 from jobs where status = 'running' and locked_until < statement_timestamp()
-          limit ${MAX_COUNTED_JOBS}) d)::int as due,
-        extract(epoch from statement_timestamp() - least(
-          (select min(run_at) from jobs where status = 'queued' and run_at <= statement_timestamp()),
-          (select min(locked_until) from jobs where status = 'running' and locked_until < statement_timestamp())
-        ))::float8 as oldest`.execute(this.deps.db);
-    const row = rows[0];
+    const row = await this.#health.findJobBacklog(MAX_COUNTED_JOBS);
     return { due: row?.due ?? 0, oldestDueSeconds: row?.oldest === null || row?.oldest === undefined ? null : Math.round(row.oldest) };
   }
 

@@ -8,9 +8,9 @@
  * A database that already holds sealed secrets but no fingerprint (an upgrade) is checked by
  * opening one of them before the fingerprint is recorded.
  */
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { SecretBox } from '../../lib/secret-box';
+import { AppSettingsRepository } from './app-settings.repository';
 
 export const SECRETS_KEY_SETTING = 'secrets_key_fingerprint';
 
@@ -26,22 +26,13 @@ export class SecretsKeyMismatchError extends Error {
   }
 }
 
-/** One sealed value from the tables that hold them, if any (the upgrade path). */
-async function anySealedSecret(db: Db): Promise<string | undefined> {
-  const { rows } = await sql<{ sealed: string }>`
-    (select secrets as sealed from channels where secrets is not null limit 1)
-    union all
-    (select llm_api_key_sealed as sealed from agents where llm_api_key_sealed is not null limit 1)
-    limit 1`.execute(db);
-  return rows[0]?.sealed;
-}
-
 /** Throws SecretsKeyMismatchError when `box` is not the database's key; records the fingerprint on first use. */
 export async function checkSecretsKey(db: Db, box: SecretBox): Promise<void> {
   const fingerprint = box.fingerprint();
-  let recorded = await db.selectFrom('appSettings').select('value').where('key', '=', SECRETS_KEY_SETTING).executeTakeFirst();
-  if (!recorded) {
-    const sealed = await anySealedSecret(db);
+  const settings = new AppSettingsRepository(db);
+  let recorded = await settings.find(SECRETS_KEY_SETTING);
+  if (recorded === undefined) {
+    const sealed = await settings.findAnySealedSecret();
     if (sealed !== undefined) {
       try {
         box.open(sealed);
@@ -50,12 +41,8 @@ export async function checkSecretsKey(db: Db, box: SecretBox): Promise<void> {
       }
     }
     // Two instances starting together on a new database: the first insert wins, the other compares.
-    await db
-      .insertInto('appSettings')
-      .values({ key: SECRETS_KEY_SETTING, value: fingerprint })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .execute();
-    recorded = await db.selectFrom('appSettings').select('value').where('key', '=', SECRETS_KEY_SETTING).executeTakeFirstOrThrow();
+    await settings.setIfAbsent(SECRETS_KEY_SETTING, fingerprint);
+    recorded = await settings.get(SECRETS_KEY_SETTING);
   }
-  if (recorded.value !== fingerprint) throw new SecretsKeyMismatchError(box, 'its fingerprint does not match the one recorded');
+  if (recorded !== fingerprint) throw new SecretsKeyMismatchError(box, 'its fingerprint does not match the one recorded');
 }

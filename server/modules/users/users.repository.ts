@@ -149,4 +149,89 @@ export class UsersRepository {
   async touchLastSeen(userId: string, at: Date): Promise<void> {
     await this.db.updateTable('users').set({ lastSeenAt: at }).where('id', '=', userId).execute();
   }
+
+  /** Users with their role, oldest first; `search` matches e-mail or name (case-insensitive, literally). */
+  async findUsers(filter: { search?: string | undefined; role?: Role | undefined }, db: Db = this.db): Promise<UserWithRole[]> {
+    let query = this.selectUsersWithRole(db).orderBy('users.createdAt', 'asc');
+    if (filter.search) {
+      const pattern = `%${filter.search.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
+      query = query.where((eb) => eb.or([eb('users.email', 'ilike', pattern), eb('users.fullName', 'ilike', pattern)]));
+    }
+    if (filter.role) query = query.where(sql<Role>`coalesce(user_roles.role, 'client')`, '=', filter.role);
+    return query.execute();
+  }
+
+  async clientExists(clientId: string, db: Db = this.db): Promise<boolean> {
+    const client = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
+    return client !== undefined;
+  }
+
+  /**
+   * An active account whose e-mail counts as verified, with its password, role and role history
+   * row; its id. Call inside a transaction.
+   */
+  async insertVerifiedUser(
+    user: { email: string; fullName: string; clientId: string | null; passwordHash: string; role: Role; assignedBy: string | null },
+    trx: Db,
+  ): Promise<string> {
+    const created = await trx
+      .insertInto('users')
+      .values({ email: user.email, fullName: user.fullName, emailVerified: true, clientId: user.clientId })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('accounts')
+      .values({ userId: created.id, accountId: created.id, providerId: 'credential', password: user.passwordHash })
+      .execute();
+    await trx.insertInto('userRoles').values({ userId: created.id, role: user.role, assignedBy: user.assignedBy }).execute();
+    await trx
+      .insertInto('roleChanges')
+      .values({ userId: created.id, oldRole: null, newRole: user.role, assignedBy: user.assignedBy })
+      .execute();
+    return created.id;
+  }
+
+  /** Transaction-scoped advisory lock `key` (UsersService.ADMIN_ROLES_LOCK), held until `trx` ends. */
+  async lockAdminRoles(key: number, trx: Db): Promise<void> {
+    await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
+  }
+
+  /** Active administrators other than `userId`. */
+  async countActiveAdminsExcept(userId: string, db: Db = this.db): Promise<number> {
+    const { count } = await db
+      .selectFrom('userRoles')
+      .innerJoin('users', 'users.id', 'userRoles.userId')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('userRoles.role', '=', 'admin')
+      .where('users.disabledAt', 'is', null)
+      .where('users.id', '!=', userId)
+      .executeTakeFirstOrThrow();
+    return Number(count);
+  }
+
+  /** Sets the user's role (given by `assignedBy` at `assignedAt`) and records the change. Call inside a transaction. */
+  async setRole(change: { userId: string; oldRole: Role; newRole: Role; assignedBy: string; assignedAt: Date }, trx: Db): Promise<void> {
+    const { userId, newRole: role, assignedBy, assignedAt } = change;
+    await trx
+      .insertInto('userRoles')
+      .values({ userId, role, assignedBy, assignedAt })
+      .onConflict((oc) => oc.column('userId').doUpdateSet({ role, assignedBy, assignedAt }))
+      .execute();
+    await trx.insertInto('roleChanges').values({ userId, oldRole: change.oldRole, newRole: role, assignedBy }).execute();
+  }
+
+  async adminExists(db: Db = this.db): Promise<boolean> {
+    const row = await db.selectFrom('userRoles').select('userId').where('role', '=', 'admin').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Makes an existing account an administrator (by nobody: the system) and records the change. Call inside a transaction. */
+  async promoteToAdmin(userId: string, oldRole: Role, trx: Db): Promise<void> {
+    await trx
+      .insertInto('userRoles')
+      .values({ userId, role: 'admin' })
+      .onConflict((oc) => oc.column('userId').doUpdateSet({ role: 'admin', assignedBy: null, assignedAt: new Date() }))
+      .execute();
+    await trx.insertInto('roleChanges').values({ userId, oldRole, newRole: 'admin' }).execute();
+  }
 }

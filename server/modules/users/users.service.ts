@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { NotificationPreferences } from '../../../common/api/me';
 import { ROLE_CHANGE_MESSAGES, type UserSummary } from '../../../common/api/users';
@@ -62,24 +61,15 @@ export class UsersService {
     try {
       return await this.deps.db.transaction().execute(async (trx) => {
         if (command.clientId) {
-          const client = await trx.selectFrom('clients').select('id').where('id', '=', command.clientId).executeTakeFirst();
-          if (!client) throw new AppError('VALIDATION_ERROR', 'Client not found', { fields: { clientId: 'Client not found' } });
+          if (!(await this.deps.users.clientExists(command.clientId, trx))) {
+            throw new AppError('VALIDATION_ERROR', 'Client not found', { fields: { clientId: 'Client not found' } });
+          }
         }
-        const user = await trx
-          .insertInto('users')
-          .values({ email: command.email, fullName: command.name, emailVerified: true, clientId: command.clientId ?? null })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        await trx
-          .insertInto('accounts')
-          .values({ userId: user.id, accountId: user.id, providerId: 'credential', password: passwordHash })
-          .execute();
-        await trx.insertInto('userRoles').values({ userId: user.id, role: command.role, assignedBy: command.assignedBy ?? null }).execute();
-        await trx
-          .insertInto('roleChanges')
-          .values({ userId: user.id, oldRole: null, newRole: command.role, assignedBy: command.assignedBy ?? null })
-          .execute();
-        return this.deps.users.getUserById(user.id, trx);
+        const userId = await this.deps.users.insertVerifiedUser(
+          { email: command.email, fullName: command.name, clientId: command.clientId ?? null, passwordHash, role: command.role, assignedBy: command.assignedBy ?? null },
+          trx,
+        );
+        return this.deps.users.getUserById(userId, trx);
       });
     } catch (error) {
       if (isUniqueViolation(error)) {
@@ -93,13 +83,7 @@ export class UsersService {
   }
 
   async findUsers(filter: { search?: string | undefined; role?: Role | undefined }): Promise<UserSummary[]> {
-    let query = this.deps.users.selectUsersWithRole().orderBy('users.createdAt', 'asc');
-    if (filter.search) {
-      const pattern = `%${filter.search.replace(/[\\%_]/gu, (c) => `\\${c}`)}%`;
-      query = query.where((eb) => eb.or([eb('users.email', 'ilike', pattern), eb('users.fullName', 'ilike', pattern)]));
-    }
-    if (filter.role) query = query.where(sql<Role>`coalesce(user_roles.role, 'client')`, '=', filter.role);
-    return (await query.execute()).map(toUserSummary);
+    return (await this.deps.users.findUsers(filter)).map(toUserSummary);
   }
 
   /**
@@ -113,30 +97,17 @@ export class UsersService {
       throw new AppError('BAD_REQUEST', ROLE_CHANGE_MESSAGES.ownRole, { details: { reason: 'own_role' } });
     }
     const updated = await this.deps.db.transaction().execute(async (trx) => {
-      await sql`select pg_advisory_xact_lock(${ADMIN_ROLES_LOCK})`.execute(trx);
+      await this.deps.users.lockAdminRoles(ADMIN_ROLES_LOCK, trx);
       const target = await this.deps.users.getUserById(targetUserId, trx);
       if (target.role === role) return target;
       if (target.role === 'admin') {
         // The administrators left afterwards: active ones other than the target.
-        const { count } = await trx
-          .selectFrom('userRoles')
-          .innerJoin('users', 'users.id', 'userRoles.userId')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('userRoles.role', '=', 'admin')
-          .where('users.disabledAt', 'is', null)
-          .where('users.id', '!=', target.id)
-          .executeTakeFirstOrThrow();
-        if (Number(count) === 0) {
+        const count = await this.deps.users.countActiveAdminsExcept(target.id, trx);
+        if (count === 0) {
           throw new AppError('CONFLICT', ROLE_CHANGE_MESSAGES.lastAdmin, { details: { reason: 'last_admin' } });
         }
       }
-      const now = new Date();
-      await trx
-        .insertInto('userRoles')
-        .values({ userId: target.id, role, assignedBy: actor.id, assignedAt: now })
-        .onConflict((oc) => oc.column('userId').doUpdateSet({ role, assignedBy: actor.id, assignedAt: now }))
-        .execute();
-      await trx.insertInto('roleChanges').values({ userId: target.id, oldRole: target.role, newRole: role, assignedBy: actor.id }).execute();
+      await this.deps.users.setRole({ userId: target.id, oldRole: target.role, newRole: role, assignedBy: actor.id, assignedAt: new Date() }, trx);
       await this.deps.securityEvents.record(
         {
           type: 'users.role_changed',
@@ -212,8 +183,7 @@ export class UsersService {
   }
 
   async adminExists(db: Db = this.deps.db): Promise<boolean> {
-    const row = await db.selectFrom('userRoles').select('userId').where('role', '=', 'admin').limit(1).executeTakeFirst();
-    return row !== undefined;
+    return this.deps.users.adminExists(db);
   }
 
   /**
@@ -233,12 +203,7 @@ export class UsersService {
     if (existing) {
       // An account with that address exists but no administrator does: promote it.
       await this.deps.db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('userRoles')
-          .values({ userId: existing.id, role: 'admin' })
-          .onConflict((oc) => oc.column('userId').doUpdateSet({ role: 'admin', assignedBy: null, assignedAt: new Date() }))
-          .execute();
-        await trx.insertInto('roleChanges').values({ userId: existing.id, oldRole: existing.role, newRole: 'admin' }).execute();
+        await this.deps.users.promoteToAdmin(existing.id, existing.role, trx);
       });
       return { created: false, promotedEmail: email };
     }

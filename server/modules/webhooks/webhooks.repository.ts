@@ -84,6 +84,11 @@ export class WebhooksRepository {
     return { rows: row ? [row.then] : [], events: row?.events ?? [] };
   }
 
+  /** The processing job's payload over `insertEventsWith`'s CTE `stored`: `{ eventIds }`, the stored ids in order. */
+  storedIdsPayload(): RawBuilder<unknown> {
+    return sql`jsonb_build_object('eventIds', jsonb_agg(id order by id))`;
+  }
+
   async findUnprocessed(ids: readonly number[]): Promise<PendingInboundEvent[]> {
     if (ids.length === 0) return [];
     return this.db

@@ -3,7 +3,6 @@
  * store the raw delivery and enqueue its processing — group-committed — before answering), and the
  * processing job (adapter.parse → the messaging core, the only writer of messages).
  */
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 import type { Channel } from '../../db/schema';
@@ -320,7 +319,7 @@ export class WebhooksService {
     try {
       stored = await repository.insertEventsWith(
         events,
-        (source) => queue.insertJobSql(processInboundJob, source, sql`jsonb_build_object('eventIds', jsonb_agg(id order by id))`, local),
+        (source) => queue.insertJobSql(processInboundJob, source, repository.storedIdsPayload(), local),
         local !== null,
       );
     } catch (error) {
