@@ -9,7 +9,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'eval/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

@@ -4,8 +4,14 @@
  *
  *   npm run eval:agent                     test sets (the one evaluation per change); writes the doc
  *   npm run eval:agent -- --validation     validation splits carved from training data (for tuning); prints only
- *   npm run eval:agent -- --only=banking,banking10,clinc
+ *   npm run eval:agent -- --only=banking,banking10,clinc,faq
+ *   npm run eval:agent -- --faq [--episodes=50] [--validation]   only the FAQ-sized protocol (eval/faq.ts);
+ *                                          --faq=banking or --faq=clinc for one dataset
+ *   --episodes=N                           FAQ episodes per setting (default 50); the document is written
+ *                                          only with the default number of episodes, or with --write
  *   npm run eval:agent -- --set='{"lambda":3e-6}'   training-option overrides (JSON), for tuning
+ *
+ * The datasets are read from ../shared/datasets beside the repository, or from $DATASETS_DIR.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +22,7 @@ import {
   trainEmbeddedModel,
 } from '../server/modules/agents/engines/embedded/model';
 import { type Example, fewShot, loadBanking77, loadClinc150, stratifiedSplit, toEntries } from './datasets';
+import { FAQ_BEGIN, FAQ_END, FAQ_EPISODES, type FaqRun, faqResultsTable, faqSection, faqTargets, faqTargetTable, loadFaqPools, runFaqProtocol, spliceFaqSection } from './faq';
 import { DEFAULT_THRESHOLD, type Evaluation, evaluate, pct } from './metrics';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -29,13 +36,27 @@ interface Args {
   only: Set<string> | undefined;
   overrides: EmbeddedTrainOverrides;
   write: boolean;
+  /** Write the document even with a non-default number of FAQ episodes. */
+  forceWrite: boolean;
+  episodes: number;
+  /** FAQ-protocol datasets (banking, clinc); undefined = both. */
+  faqPools: Set<string> | undefined;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { validation: false, only: undefined, overrides: {}, write: true };
+  const args: Args = { validation: false, only: undefined, overrides: {}, write: true, forceWrite: false, episodes: FAQ_EPISODES, faqPools: undefined };
   for (const arg of argv) {
     if (arg === '--validation') args.validation = true;
     else if (arg === '--no-write') args.write = false;
+    else if (arg === '--write') args.forceWrite = true;
+    else if (arg === '--faq') args.only = new Set(['faq']);
+    else if (arg.startsWith('--faq=')) {
+      args.only = new Set(['faq']);
+      args.faqPools = new Set(arg.slice(6).split(','));
+    } else if (arg.startsWith('--episodes=')) {
+      args.episodes = Number(arg.slice(11));
+      if (!Number.isInteger(args.episodes) || args.episodes < 1) throw new Error(`--episodes needs a positive integer, got ${arg.slice(11)}`);
+    }
     else if (arg.startsWith('--only=')) args.only = new Set(arg.slice(7).split(','));
     else if (arg.startsWith('--set=')) args.overrides = JSON.parse(arg.slice(6)) as EmbeddedTrainOverrides;
     else throw new Error(`Unknown argument ${arg}`);
@@ -124,26 +145,47 @@ function main(): void {
   const options = resolveTrainOptions(args.overrides);
   console.log(`Training options: ${JSON.stringify(options)}`);
   const runs: Run[] = [];
-  const banking = loadBanking77();
-  const [bankingTrain, bankingTest] = args.validation ? stratifiedSplit(banking.train, VALIDATION_FRACTION, SPLIT_SEED) : [banking.train, banking.test];
-  const suffix = args.validation ? ' (validation)' : '';
-  if (want('banking')) runs.push(run('banking', `BANKING77, all training data${suffix}`, bankingTrain, bankingTest, [], args.overrides));
-  if (want('banking10')) runs.push(run('banking10', `BANKING77, 10 per intent${suffix}`, fewShot(bankingTrain, 10, FEW_SHOT_SEED), bankingTest, [], args.overrides));
-  if (want('clinc')) {
-    const clinc = loadClinc150();
-    const [test, oos] = args.validation ? [clinc.val, clinc.oosVal] : [clinc.test, clinc.oosTest];
-    runs.push(run('clinc', `CLINC150 (${args.validation ? 'val + oos_val' : 'test + oos_test'})`, clinc.train, test, oos, args.overrides));
+  const largeSets = want('banking') || want('banking10') || want('clinc');
+  if (largeSets) {
+    const banking = loadBanking77();
+    const [bankingTrain, bankingTest] = args.validation ? stratifiedSplit(banking.train, VALIDATION_FRACTION, SPLIT_SEED) : [banking.train, banking.test];
+    const suffix = args.validation ? ' (validation)' : '';
+    if (want('banking')) runs.push(run('banking', `BANKING77, all training data${suffix}`, bankingTrain, bankingTest, [], args.overrides));
+    if (want('banking10')) runs.push(run('banking10', `BANKING77, 10 per intent${suffix}`, fewShot(bankingTrain, 10, FEW_SHOT_SEED), bankingTest, [], args.overrides));
+    if (want('clinc')) {
+      const clinc = loadClinc150();
+      const [test, oos] = args.validation ? [clinc.val, clinc.oosVal] : [clinc.test, clinc.oosTest];
+      runs.push(run('clinc', `CLINC150 (${args.validation ? 'val + oos_val' : 'test + oos_test'})`, clinc.train, test, oos, args.overrides));
+    }
+  }
+  let faq: FaqRun | undefined;
+  if (want('faq')) {
+    console.log(`\n== FAQ-sized protocol (${args.validation ? 'validation' : 'test'} episodes), ${args.episodes} episodes per setting…`);
+    faq = runFaqProtocol(loadFaqPools(args.validation, args.faqPools), args.episodes, args.validation, args.overrides);
+    console.log(`  ${faq.seconds.toFixed(1)} s in all`);
   }
 
   const list = targets(runs);
-  console.log(`\n${resultsTable(runs).join('\n')}\n\n${targetTable(list).join('\n')}`);
+  if (runs.length) console.log(`\n${resultsTable(runs).join('\n')}\n\n${targetTable(list).join('\n')}`);
+  if (faq) console.log(`\n${faqResultsTable(faq).join('\n')}\n\n${faqTargetTable(faqTargets(faq)).join('\n')}`);
   const customised = JSON.stringify(options) !== JSON.stringify(DEFAULT_TRAIN_OPTIONS);
-  if (args.validation || args.only || customised || !args.write) {
-    console.log('\ndocs/agent-evaluation.md not updated (validation, subset or non-default options).');
+  const faqOnly = args.only?.size === 1 && args.only.has('faq') && !args.faqPools;
+  const episodesOk = args.episodes === FAQ_EPISODES || args.forceWrite;
+  const reasons = [
+    args.validation && 'validation',
+    args.only && !faqOnly && 'subset',
+    customised && 'non-default options',
+    !args.write && '--no-write',
+    !episodesOk && `${args.episodes} FAQ episodes without --write`,
+  ].filter(Boolean);
+  if (reasons.length) {
+    console.log(`\ndocs/agent-evaluation.md not updated (${reasons.join(', ')}).`);
     return;
   }
-  fs.writeFileSync(DOC, document(runs, list));
-  console.log(`\nWrote ${path.relative(process.cwd(), DOC)}.`);
+  const date = new Date().toISOString().slice(0, 10);
+  if (faqOnly) fs.writeFileSync(DOC, spliceFaqSection(fs.readFileSync(DOC, 'utf8'), faqSection(faq!, date)));
+  else fs.writeFileSync(DOC, document(runs, list, faq!, date));
+  console.log(`\nWrote ${path.relative(process.cwd(), DOC)}${faqOnly ? ' (the FAQ-sized section only)' : ''}.`);
 }
 
 /** Why a target can be missed, printed in the document under the targets when it is. */
@@ -169,14 +211,15 @@ function missesSection(list: readonly Target[]): string {
   return ['### Missed targets', '', ...missed.map((t) => `- **${t.name}** (${t.goal}): ${MISS_REASONS[t.name] ?? 'see the method below.'}`)].join('\n');
 }
 
-function document(runs: readonly Run[], list: readonly Target[]): string {
+function document(runs: readonly Run[], list: readonly Target[], faq: FaqRun, date: string): string {
   const template = fs.readFileSync(path.join(import.meta.dirname, 'agent-evaluation.template.md'), 'utf8');
   return template
     .replace('{{results}}', resultsTable(runs).join('\n'))
     .replace('{{targets}}', targetTable(list).join('\n'))
     .replace('{{misses}}', missesSection(list))
     .replace('{{options}}', `\`\`\`json\n${JSON.stringify(DEFAULT_TRAIN_OPTIONS, null, 2)}\n\`\`\``)
-    .replace('{{date}}', new Date().toISOString().slice(0, 10));
+    .replace('{{faq}}', () => `${FAQ_BEGIN}\n${faqSection(faq, date)}\n${FAQ_END}`)
+    .replace('{{date}}', date);
 }
 
 main();

@@ -12,7 +12,8 @@ export interface Example {
   label: string;
 }
 
-export const DATASETS_DIR = path.resolve(import.meta.dirname, '../../shared/datasets');
+/** ../shared/datasets beside the repository; DATASETS_DIR overrides it (e.g. from a git worktree elsewhere). */
+export const DATASETS_DIR = process.env.DATASETS_DIR ? path.resolve(process.env.DATASETS_DIR) : path.resolve(import.meta.dirname, '../../shared/datasets');
 
 /** RFC 4180 CSV with a header row: quoted fields may hold commas and doubled quotes. */
 export function parseCsv(source: string): string[][] {
@@ -109,4 +110,16 @@ export function stratifiedSplit(examples: readonly Example[], fraction: number, 
 export function fewShot(examples: readonly Example[], perLabel: number, seed: number): Example[] {
   const random = createRandom(seed);
   return toEntries(examples).flatMap((entry) => shuffle([...entry.questions], random).slice(0, perLabel).map((text) => ({ text, label: entry.id })));
+}
+
+/** `perLabel` examples of each label (seeded shuffle) go to the second part, the rest to the first. */
+export function carvePerLabel(examples: readonly Example[], perLabel: number, seed: number): [Example[], Example[]] {
+  const random = createRandom(seed);
+  const keep: Example[] = [];
+  const held: Example[] = [];
+  for (const entry of toEntries(examples)) {
+    const questions = shuffle([...entry.questions], random);
+    questions.forEach((text, i) => (i < perLabel ? held : keep).push({ text, label: entry.id }));
+  }
+  return [keep, held];
 }
