@@ -39,27 +39,8 @@ import {
   type UnknownOutcome,
 } from './messaging.types';
 
-export {
-  BUSINESS_FIRST_CHANNELS,
-  CUSTOMER_SERVICE_WINDOW_MS,
-  OUTCOME_UNKNOWN_REASON,
-  PROFILE_CHANNELS,
-  WINDOW_CHANNELS,
-  keywordAnnotation,
-  storableJson,
-  type AnnotateInbound,
-  type BeginSend,
-  type ContactProfile,
-  type DeliveryStatus,
-  type InboundAnnotation,
-  type InboundMessageInput,
-  type RecordInboundOptions,
-  type RecordResult,
-  type SendInput,
-  type SendJobHint,
-  type SendOptions,
-  type UnknownOutcome,
-} from './messaging.types';
+// The module's public types and constants, declared in messaging.types.ts.
+export * from './messaging.types';
 
 const PREVIEW_LENGTH = 200;
 /** An echo with no id of ours matches an unsent message of the same text this recently. */
