@@ -4,7 +4,6 @@
  * one writer of conversations and messages; the conversations module (the portal's read side)
  * checks what the user may see and calls these.
  */
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ConversationStatus, HandledBy, Priority } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
@@ -12,6 +11,7 @@ import type { EventBus } from '../../events/event-bus';
 import type { Scope } from '../../http/scope';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
+import { ACTIVE_IF_ESCALATED, InboxStateRepository, type LockedConversation } from './inbox-state.repository';
 
 export interface InboxStateServiceDeps {
   db: Db;
@@ -29,15 +29,9 @@ export interface ConversationChanges {
   title?: string | null | undefined;
 }
 
-/** A conversation as it is locked for a change. */
-interface LockedConversation {
-  id: string;
-  clientId: string;
-  status: ConversationStatus;
-  unreadCount: number;
-}
-
 export class InboxStateService {
+  readonly #repository = new InboxStateRepository();
+
   constructor(private readonly deps: InboxStateServiceDeps) {}
 
   /**
@@ -55,24 +49,24 @@ export class InboxStateService {
       const [conversation] = await this.#lock(trx, scope, [id]);
       if (!conversation) throw notFound('Conversation');
       if (check) await check(conversation, trx);
-      const updated = await trx
-        .updateTable('conversations')
-        .set({
-          ...(changes.status !== undefined
-            ? { status: changes.status }
-            : // "Return to AI" on an escalated conversation: the AI can only answer an active one.
-              changes.handledBy === 'ai'
-              ? { status: sql<ConversationStatus>`case when status = 'escalated' then 'active' else status end` }
-              : {}),
-          ...(changes.handledBy !== undefined ? { handledBy: changes.handledBy } : {}),
-          ...(changes.assignedAgentId !== undefined ? { assignedAgentId: changes.assignedAgentId } : {}),
-          ...(changes.priority !== undefined ? { priority: changes.priority } : {}),
-          ...(changes.title !== undefined ? { title: changes.title === '' ? null : changes.title } : {}),
-          updatedAt: this.deps.clock.now(),
-        })
-        .where('id', '=', id)
-        .returning('status')
-        .executeTakeFirstOrThrow();
+      const updated = await this.#repository.updateConversation(
+        trx,
+        id,
+        {
+          status:
+            changes.status !== undefined
+              ? changes.status
+              : // "Return to AI" on an escalated conversation: the AI can only answer an active one.
+                changes.handledBy === 'ai'
+                ? ACTIVE_IF_ESCALATED
+                : undefined,
+          handledBy: changes.handledBy,
+          assignedAgentId: changes.assignedAgentId,
+          priority: changes.priority,
+          title: changes.title === '' ? null : changes.title,
+        },
+        this.deps.clock.now(),
+      );
       await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: updated.status }, performedBy);
     });
   }
@@ -82,14 +76,8 @@ export class InboxStateService {
     await this.deps.db.transaction().execute(async (trx) => {
       const [conversation] = await this.#lock(trx, scope, [id]);
       if (!conversation) throw notFound('Conversation');
-      const result = await trx
-        .updateTable('messages')
-        .set({ readAt: this.deps.clock.now() })
-        .where('conversationId', '=', id)
-        .where('direction', '=', 'inbound')
-        .where('readAt', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0 && conversation.unreadCount === 0) return;
+      const marked = await this.#repository.markConversationRead(trx, id, this.deps.clock.now());
+      if (marked === 0 && conversation.unreadCount === 0) return;
       await this.#recountUnread(trx, [id]);
       await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: conversation.status }, performedBy);
     });
@@ -100,13 +88,7 @@ export class InboxStateService {
     await this.deps.db.transaction().execute(async (trx) => {
       const [conversation] = await this.#lock(trx, scope, [message.conversationId]);
       if (!conversation) throw notFound('Message');
-      const updated = await trx
-        .updateTable('messages')
-        .set({ readAt: this.deps.clock.now() })
-        .where('id', '=', message.id)
-        .where('readAt', 'is', null)
-        .returning('status')
-        .executeTakeFirst();
+      const updated = await this.#repository.markMessageRead(trx, message.id, this.deps.clock.now());
       if (!updated) return;
       await this.#recountUnread(trx, [conversation.id]);
       await this.deps.events.publish(trx, 'message.updated', { messageId: message.id, conversationId: conversation.id, clientId: conversation.clientId, status: updated.status }, performedBy);
@@ -129,17 +111,12 @@ export class InboxStateService {
       if (conversations.length === 0) return 0;
       const locked = new Set(conversations.map((c) => c.id));
       const ids = messages.filter((m) => locked.has(m.conversationId)).map((m) => m.id);
-      const result = await trx
-        .updateTable('messages')
-        .set({ readAt: this.deps.clock.now() })
-        .where(sql<boolean>`id = any(${ids}::uuid[])`)
-        .where('readAt', 'is', null)
-        .executeTakeFirst();
+      const marked = await this.#repository.markMessagesRead(trx, ids, this.deps.clock.now());
       await this.#recountUnread(trx, [...locked]);
       for (const c of conversations) {
         await this.deps.events.publish(trx, 'conversation.updated', { conversationId: c.id, clientId: c.clientId, status: c.status }, performedBy);
       }
-      return Number(result.numUpdatedRows);
+      return marked;
     });
   }
 
@@ -149,25 +126,10 @@ export class InboxStateService {
    * sees it — the unread count always equals the unread customer messages.
    */
   async #lock(trx: Db, scope: Scope, ids: readonly string[]): Promise<LockedConversation[]> {
-    if (ids.length === 0) return [];
-    let q = trx
-      .selectFrom('conversations')
-      .select(['id', 'clientId', 'status', 'unreadCount'])
-      .where('id', 'in', [...ids])
-      .orderBy('id')
-      .forUpdate();
-    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
-    return q.execute();
+    return this.#repository.lock(trx, scope.clientId, ids);
   }
 
   async #recountUnread(trx: Db, ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await trx
-      .updateTable('conversations')
-      .set({
-        unreadCount: sql<number>`(select count(*) from messages m where m.conversation_id = conversations.id and m.direction = 'inbound' and m.read_at is null)`,
-      })
-      .where('id', 'in', [...ids])
-      .execute();
+    await this.#repository.recountUnread(trx, ids);
   }
 }

@@ -3,95 +3,54 @@
  * the widget, the custom-platform API and the portal all come through here, so idempotency,
  * status ordering, the 24-hour window and the domain events hold the same way for every channel.
  */
-import { sql } from 'kysely';
-import { CONVERSATION_MESSAGES, type Priority } from '../../../common/api/conversations';
-import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
-import { type Db, type Engine, PREPARED } from '../../db/database';
+import { CONVERSATION_MESSAGES } from '../../../common/api/conversations';
+import type { Db, Engine } from '../../db/database';
 import { HOT_PATH_ERRORS } from './messaging.sql';
-import { cleanJson, mightNeedCleaning } from '../../http/json-body';
-import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageStatus, MessageType, SenderType } from '../../db/schema';
+import type { AiMessageInfo, Channel, ChannelKind, Message, MessageStatus, MessageType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
 import type { EventBus } from '../../events/event-bus';
 import type { JobCompletion } from '../../jobs/define-job';
 import { channelFromJson, messageFromJson } from '../../db/json-rows';
-import type { ClaimedRow, JobQueue } from '../../jobs/queue';
+import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { fetchContactProfileJob } from './fetch-contact-profile.job';
 import { sendMessageJob } from './send-message.job';
+import { ContactsRepository } from './contacts.repository';
+import { MessagingRepository, type StatusChanges } from './messaging.repository';
+import {
+  BUSINESS_FIRST_CHANNELS,
+  CUSTOMER_SERVICE_WINDOW_MS,
+  OUTCOME_UNKNOWN_REASON,
+  PROFILE_CHANNELS,
+  WINDOW_CHANNELS,
+  keywordAnnotation,
+  storableJson,
+  type AnnotateInbound,
+  type BeginSend,
+  type ContactProfile,
+  type DeliveryStatus,
+  type InboundMessageInput,
+  type RecordInboundOptions,
+  type RecordResult,
+  type SendInput,
+  type SendJobHint,
+  type SendOptions,
+  type UnknownOutcome,
+} from './messaging.types';
 
-/** Channels where Meta's 24-hour customer-service window applies to free text. */
-export const WINDOW_CHANNELS: ReadonlySet<ChannelKind> = new Set(['whatsapp', 'messenger', 'instagram']);
-export const CUSTOMER_SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
-/**
- * Channels whose webhooks name a customer only by an id: a new contact's name and picture come
- * from the Graph API's user profile endpoint, by a job (fetch-contact-profile.job.ts).
- */
-export const PROFILE_CHANNELS: ReadonlySet<ChannelKind> = new Set(['messenger', 'instagram']);
-/** Channels where a business may write first. */
-export const BUSINESS_FIRST_CHANNELS: ReadonlySet<ChannelKind> = new Set(['webchat', 'api']);
+// The module's public types and constants, declared in messaging.types.ts.
+export * from './messaging.types';
 
 const PREVIEW_LENGTH = 200;
 /** An echo with no id of ours matches an unsent message of the same text this recently. */
 const ECHO_MATCH_WINDOW_MS = 10 * 60_000;
 
-/** Order of delivery statuses; a status only moves forward. */
-// `unknown` (a send interrupted by a crash) sits between queued and sent: any sign from the platform
-// that the message went out (an echo, sent, delivered, read) still moves it on.
-const STATUS_RANK = sql<number>`case status when 'queued' then 0 when 'unknown' then 5 when 'sent' then 10 when 'failed' then 15 when 'delivered' then 20 when 'read' then 30 else -1 end`;
+/**
+ * Order of delivery statuses; a status only moves forward (the ranks of messaging.repository.ts's
+ * STATUS_RANK, which also places queued and unknown).
+ */
 const RANK: Record<DeliveryStatus, number> = { sent: 10, failed: 15, delivered: 20, read: 30 };
-
-/** A platform's word on a message the business sent (webhook statuses, the API channel's receipts). */
-export type DeliveryStatus = 'sent' | 'delivered' | 'read' | 'failed';
-
-/** What a platform tells about a contact; null where it says nothing. */
-export interface ContactProfile {
-  name: string | null;
-  avatarUrl: string | null;
-}
-
-export interface InboundMessageInput {
-  contact: { externalId: string; name?: string | null; avatarUrl?: string | null };
-  message: { externalId: string; type: MessageType; text: string; media?: MessageMedia };
-}
-
-export interface RecordResult {
-  created: boolean;
-  messageId: string;
-  conversationId: string;
-}
-
-export interface SendInput {
-  text: string;
-  senderType: Exclude<SenderType, 'customer'>;
-  senderId: string | null;
-  aiConfidence?: number | null;
-  /** AI messages: what produced them (engine, decision, sources, latency, usage). */
-  ai?: AiMessageInfo | null;
-}
-
-/** Response times: a reply closes the wait that the first unanswered customer message opened. */
-function answeredWait(now: Date) {
-  return {
-    responseCount: sql<number>`response_count + case when awaiting_since is not null then 1 else 0 end`,
-    responseSecondsTotal: sql<number>`response_seconds_total + coalesce(greatest(0, extract(epoch from (${now}::timestamptz - awaiting_since))), 0)`,
-    awaitingSince: null,
-  };
-}
-
-/** What Parley derives from a customer's message as it is stored (the AI agent's intelligence). */
-export interface InboundAnnotation {
-  priority: Priority;
-  /** The message's summary (the spec's category). */
-  aiSummary: string;
-  /** -1 … 1, or null when not measured. */
-  sentiment: number | null;
-}
-
-export type AnnotateInbound = (text: string, type: MessageType) => InboundAnnotation;
-
-/** The spec's keyword rules (§9), the default until the agents module provides more. */
-export const keywordAnnotation: AnnotateInbound = (text) => ({ priority: derivePriority(text), aiSummary: keywordSummary(text), sentiment: null });
 
 export interface MessagingServiceDeps {
   db: Db;
@@ -105,54 +64,6 @@ export interface MessagingServiceDeps {
   queue: JobQueue;
   clock: Clock;
   annotate?: AnnotateInbound;
-}
-
-export interface RecordInboundOptions {
-  performedBy?: PerformedBy;
-  /** Raw deliveries to mark processed (with their errors) in the same transaction. */
-  processed?: readonly { id: number; error: string | null }[];
-  /** The job to complete in the same transaction. */
-  completeJob?: JobCompletion;
-}
-
-export interface SendOptions {
-  /** The conversation's new summary (the AI agent's), written with the reply. */
-  conversationSummary?: string | null;
-  /** The answered message's new summary (the topic the agent recognised). */
-  inboundSummary?: { messageId: string; aiSummary: string } | null;
-  /** The job to complete in the same transaction. */
-  completeJob?: JobCompletion;
-}
-
-/** What a send job claimed where its reply was queued gets in memory (`JobContext.hint`). */
-export interface SendJobHint {
-  message: Message;
-  channel: Channel;
-  /** The contact's id on the channel. */
-  recipient: string;
-}
-
-/** What a person reads on a send whose outcome is unknown (MessagingService.markOutcomeUnknown). */
-export const OUTCOME_UNKNOWN_REASON =
-  'Parley was interrupted while sending this message, so it may or may not have reached the customer. Resend it if they did not get it.';
-
-/** `parley_begin_send`'s answer (MessagingService.beginSend). */
-export type BeginSend =
-  | { state: 'send'; resent: boolean; found?: SendJobHint }
-  | { state: 'settled' }
-  | { state: 'unknown' }
-  | { state: 'missing' };
-
-/** A send marked unknown: what the team's notification names. */
-export interface UnknownOutcome {
-  messageId: string;
-  conversationId: string;
-  clientId: string;
-  content: string;
-  kind: ChannelKind;
-  contactName: string | null;
-  contactExternalId: string;
-  companyName: string;
 }
 
 /** `parley_send_message`'s errors as the API states them. */
@@ -176,7 +87,13 @@ function preview(text: string, type: MessageType): string {
 }
 
 export class MessagingService {
-  constructor(private readonly deps: MessagingServiceDeps) {}
+  readonly #messages: MessagingRepository;
+  readonly #contacts: ContactsRepository;
+
+  constructor(private readonly deps: MessagingServiceDeps) {
+    this.#messages = new MessagingRepository(deps.db);
+    this.#contacts = new ContactsRepository(deps.db);
+  }
 
   /** Whether free text may be sent on this conversation now. */
   windowOpen(kind: ChannelKind, lastInboundAt: Date | null, now: Date = this.deps.clock.now()): boolean {
@@ -237,11 +154,9 @@ export class MessagingService {
       processed: options.processed ? { events: options.processed } : null,
       completeJob: options.completeJob ?? null,
     };
-    let result: { results: RecordResult[]; claimed: ClaimedRow[] };
+    let result: Awaited<ReturnType<MessagingRepository['recordInbound']>>;
     try {
-      const { rows } = await sql<{ result: typeof result }>`${sql.raw(PREPARED)}select parley_record_inbound(${JSON.stringify(input)}::jsonb) as result`.execute(this.deps.db);
-      if (!rows[0]) throw new Error('parley_record_inbound returned nothing');
-      result = rows[0].result;
+      result = await this.#messages.recordInbound(JSON.stringify(input));
     } catch (error) {
       this.deps.queue.release(local);
       throw error;
@@ -264,49 +179,15 @@ export class MessagingService {
       const { externalId, text, type, media } = input.message;
       const now = this.deps.clock.now();
 
-      const known = await trx
-        .selectFrom('messages')
-        .select('id')
-        .where('channelId', '=', channel.id)
-        .where('externalMessageId', '=', externalId)
-        .executeTakeFirst();
+      const known = await this.#messages.findIdByExternalId(trx, channel.id, externalId);
       if (known) return { created: false, matched: true, messageId: known.id, conversationId };
 
-      let match = input.ourMessageId
-        ? await trx
-            .selectFrom('messages')
-            .select('id')
-            .where('id', '=', input.ourMessageId)
-            .where('channelId', '=', channel.id)
-            .where('direction', '=', 'outbound')
-            .executeTakeFirst()
-        : undefined;
-      match ??= await trx
-        .selectFrom('messages')
-        .select('id')
-        .where('conversationId', '=', conversationId)
-        .where('direction', '=', 'outbound')
-        .where('externalMessageId', 'is', null)
-        .where('content', '=', text)
-        .where('createdAt', '>', new Date(now.getTime() - ECHO_MATCH_WINDOW_MS))
-        .orderBy('createdAt', 'desc')
-        .limit(1)
-        .executeTakeFirst();
+      let match = input.ourMessageId ? await this.#messages.findOutbound(trx, channel.id, input.ourMessageId) : undefined;
+      match ??= await this.#messages.findUnsentByText(trx, conversationId, text, new Date(now.getTime() - ECHO_MATCH_WINDOW_MS));
       if (match) {
-        await trx
-          .updateTable('messages')
-          .set({ externalMessageId: externalId })
-          .where('id', '=', match.id)
-          .where('externalMessageId', 'is', null)
-          .execute();
+        await this.#messages.setExternalId(trx, match.id, externalId);
         // A send whose outcome was unknown (interrupted by a crash) did go out: the echo says so.
-        const confirmed = await trx
-          .updateTable('messages')
-          .set({ status: 'sent', sentAt: now, sendStartedAt: null, errorCode: null, errorMessage: null })
-          .where('id', '=', match.id)
-          .where('status', '=', 'unknown')
-          .returning(['id', 'conversationId', 'clientId', 'status'])
-          .executeTakeFirst();
+        const confirmed = await this.#messages.confirmUnknownSent(trx, match.id, now);
         if (confirmed) {
           await this.deps.events.publish(
             trx,
@@ -318,49 +199,13 @@ export class MessagingService {
         return { created: false, matched: true, messageId: match.id, conversationId };
       }
 
-      const inserted = await trx
-        .insertInto('messages')
-        .values({
-          conversationId,
-          clientId: channel.clientId,
-          channelId: channel.id,
-          direction: 'outbound',
-          senderType: 'agent',
-          content: text,
-          messageType: type,
-          media: media ? JSON.stringify(media) : null,
-          status: 'sent',
-          externalMessageId: externalId,
-          sentAt: now,
-          // A conversation's messages have strictly increasing times (as in parley_record_inbound).
-          createdAt: sql<Date>`greatest(${now}::timestamptz, (select last_message_at from conversations where id = ${conversationId}) + interval '1 microsecond')`,
-        })
-        .onConflict((oc) => oc.columns(['channelId', 'externalMessageId']).where('externalMessageId', 'is not', null).doNothing())
-        .returning(['id', 'createdAt'])
-        .executeTakeFirst();
+      const inserted = await this.#messages.insertEcho(trx, { conversationId, clientId: channel.clientId, channelId: channel.id, text, type, media, externalId, now });
       if (!inserted) {
-        const existing = await trx
-          .selectFrom('messages')
-          .select('id')
-          .where('channelId', '=', channel.id)
-          .where('externalMessageId', '=', externalId)
-          .executeTakeFirstOrThrow();
+        const existing = await this.#messages.getIdByExternalId(trx, channel.id, externalId);
         return { created: false, matched: true, messageId: existing.id, conversationId };
       }
       // A person answered in the platform's own app: they are handling the conversation now.
-      const conversation = await trx
-        .updateTable('conversations')
-        .set({
-          lastMessageAt: inserted.createdAt,
-          lastMessagePreview: preview(text, type),
-          handledBy: 'human',
-          firstResponseAt: sql`coalesce(first_response_at, case when last_inbound_at is not null then ${now}::timestamptz end)`,
-          ...answeredWait(now),
-          updatedAt: now,
-        })
-        .where('id', '=', conversationId)
-        .returning('status')
-        .executeTakeFirstOrThrow();
+      const conversation = await this.#messages.recordHumanReply(trx, conversationId, { createdAt: inserted.createdAt, preview: preview(text, type), now });
       const performedBy: PerformedBy = { kind: 'system' };
       await this.deps.events.publish(
         trx,
@@ -386,15 +231,7 @@ export class MessagingService {
     error?: { code: string; message: string },
   ): Promise<boolean> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('messages')
-        .set(this.#statusChanges(status, error))
-        .where('channelId', '=', channel.id)
-        .where('externalMessageId', '=', externalMessageId)
-        .where('direction', '=', 'outbound')
-        .where(STATUS_RANK, '<', RANK[status])
-        .returning(['id', 'conversationId', 'status'])
-        .execute();
+      const updated = await this.#messages.updateStatus(trx, channel.id, externalMessageId, this.#statusChanges(status, error), RANK[status]);
       for (const m of updated) {
         await this.deps.events.publish(
           trx,
@@ -410,25 +247,7 @@ export class MessagingService {
   /** Messenger's watermarks: everything sent to the contact up to `watermark` reached `status`. */
   async recordWatermark(channel: Channel, contactExternalId: string, status: 'delivered' | 'read', watermark: Date): Promise<number> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('messages')
-        .set(this.#statusChanges(status))
-        .where('channelId', '=', channel.id)
-        .where('direction', '=', 'outbound')
-        // A watermark is no proof that a send interrupted by a crash went out (only its echo is).
-        .where('status', 'not in', ['queued', 'unknown'])
-        .where('createdAt', '<=', watermark)
-        .where(STATUS_RANK, '<', RANK[status])
-        .where('conversationId', 'in', (eb) =>
-          eb
-            .selectFrom('conversations')
-            .innerJoin('contacts', 'contacts.id', 'conversations.contactId')
-            .select('conversations.id')
-            .where('contacts.channelId', '=', channel.id)
-            .where('contacts.externalId', '=', contactExternalId),
-        )
-        .returning(['id', 'conversationId', 'status'])
-        .execute();
+      const updated = await this.#messages.updateStatusUpTo(trx, channel.id, contactExternalId, this.#statusChanges(status), watermark, RANK[status]);
       for (const m of updated) {
         await this.deps.events.publish(
           trx,
@@ -489,12 +308,9 @@ export class MessagingService {
       completeJob: options.completeJob ?? null,
       ...this.deps.events.publishContext,
     };
-    type Result = { skipped: true } | { skipped?: undefined; message: unknown; claimed: ClaimedRow[]; channel: unknown; recipient: string };
-    let result: Result;
+    let result: Awaited<ReturnType<MessagingRepository['sendMessage']>>;
     try {
-      const { rows } = await sql<{ result: Result }>`${sql.raw(PREPARED)}select parley_send_message(${storableJson(payload)}::jsonb) as result`.execute(this.deps.db);
-      if (!rows[0]) throw new Error('parley_send_message returned nothing');
-      result = rows[0].result;
+      result = await this.#messages.sendMessage(storableJson(payload));
     } catch (error) {
       this.deps.queue.release(local);
       throw sendError(error);
@@ -512,7 +328,7 @@ export class MessagingService {
   /** A conversation's new summary (the AI agent's), its event, and optionally the job done: one round trip. */
   async setConversationSummary(conversationId: string, summary: string, performedBy: PerformedBy, completeJob?: JobCompletion): Promise<void> {
     const payload = { conversationId, summary, at: new Date().toISOString(), performedBy, completeJob: completeJob ?? null, ...this.deps.events.publishContext };
-    await sql`${sql.raw(PREPARED)}select parley_set_conversation_summary(${storableJson(payload)}::jsonb)`.execute(this.deps.db);
+    await this.#messages.setConversationSummary(storableJson(payload));
   }
 
   /**
@@ -521,29 +337,14 @@ export class MessagingService {
    */
   async markAway(conversation: { conversationId: string; clientId: string }, performedBy: PerformedBy, at: Date = this.deps.clock.now()): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('conversations')
-        .set({ status: 'pending', updatedAt: at })
-        .where('id', '=', conversation.conversationId)
-        .where('status', '=', 'active')
-        .returning('status')
-        .executeTakeFirst();
+      const row = await this.#messages.holdActive(trx, conversation.conversationId, at);
       if (row) await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.conversationId, clientId: conversation.clientId, status: row.status }, performedBy);
     });
   }
 
   /** Whether the AI agent sent a reply of this decision (its `ai.decision`) in the conversation since `since`. */
   async aiDecidedSince(conversationId: string, decision: AiMessageInfo['decision'], since: Date): Promise<boolean> {
-    const row = await this.deps.db
-      .selectFrom('messages')
-      .select('id')
-      .where('conversationId', '=', conversationId)
-      .where('senderType', '=', 'ai')
-      .where(sql<boolean>`ai->>'decision' = ${decision}`)
-      .where('createdAt', '>', since)
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+    return this.#messages.aiDecidedSince(conversationId, decision, since);
   }
 
   /**
@@ -559,13 +360,7 @@ export class MessagingService {
     at: Date = this.deps.clock.now(),
   ): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('conversations')
-        .set({ status: 'escalated', handledBy: 'human', priority: 'high', updatedAt: at })
-        .where('id', '=', conversation.conversationId)
-        .returning('status')
-        .executeTakeFirstOrThrow();
-      await trx.updateTable('messages').set({ priority: 'high' }).where('id', '=', conversation.messageId).execute();
+      const row = await this.#messages.escalate(trx, conversation.conversationId, conversation.messageId, at);
       await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.conversationId, clientId: conversation.clientId, status: row.status }, performedBy);
       if (alsoInTransaction) await alsoInTransaction(trx);
     });
@@ -577,16 +372,12 @@ export class MessagingService {
    */
   async nameContact(channel: { id: string; clientId: string }, externalId: string, name: string): Promise<void> {
     const now = this.deps.clock.now();
-    await this.deps.db
-      .insertInto('contacts')
-      .values({ clientId: channel.clientId, channelId: channel.id, externalId, name })
-      .onConflict((oc) => oc.columns(['channelId', 'externalId']).doUpdateSet({ name, updatedAt: now }))
-      .execute();
+    await this.#contacts.upsertName(channel, externalId, name, now);
   }
 
   /** A contact's ids, for the profile job. */
   async findContact(contactId: string): Promise<{ id: string; channelId: string; externalId: string; name: string | null } | undefined> {
-    return this.deps.db.selectFrom('contacts').select(['id', 'channelId', 'externalId', 'name']).where('id', '=', contactId).executeTakeFirst();
+    return this.#contacts.findById(contactId);
   }
 
   /**
@@ -597,21 +388,9 @@ export class MessagingService {
   async setContactProfile(contactId: string, profile: ContactProfile): Promise<boolean> {
     const now = this.deps.clock.now();
     return this.deps.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('contacts')
-        .set({
-          name: sql<string | null>`coalesce(nullif(btrim(name), ''), ${profile.name})`,
-          avatarUrl: sql<string | null>`coalesce(${profile.avatarUrl}, avatar_url)`,
-          updatedAt: now,
-        })
-        .where('id', '=', contactId)
-        .where(
-          sql<boolean>`((nullif(btrim(name), '') is null and ${profile.name}::text is not null) or (${profile.avatarUrl}::text is not null and avatar_url is distinct from ${profile.avatarUrl}::text))`,
-        )
-        .returning(['id', 'clientId'])
-        .executeTakeFirst();
+      const updated = await this.#contacts.updateProfile(trx, contactId, profile, now);
       if (!updated) return false;
-      const conversations = await trx.selectFrom('conversations').select(['id', 'status']).where('contactId', '=', contactId).execute();
+      const conversations = await this.#contacts.conversationsOf(trx, contactId);
       for (const c of conversations) {
         await this.deps.events.publish(trx, 'conversation.updated', { conversationId: c.id, clientId: updated.clientId, status: c.status }, { kind: 'system' });
       }
@@ -625,26 +404,16 @@ export class MessagingService {
    */
   async openConversationForContact(contactId: string, performedBy: PerformedBy): Promise<string> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const contact = await trx
-        .selectFrom('contacts')
-        .innerJoin('channels', 'channels.id', 'contacts.channelId')
-        .select(['contacts.id', 'contacts.clientId', 'contacts.channelId', 'contacts.name', 'channels.kind'])
-        .where('contacts.id', '=', contactId)
-        .executeTakeFirst();
+      const contact = await this.#contacts.findWithChannelKind(trx, contactId);
       if (!contact) throw notFound('Contact');
-      const existing = await trx.selectFrom('conversations').select('id').where('contactId', '=', contactId).executeTakeFirst();
+      const existing = await this.#contacts.findConversationId(trx, contactId);
       if (existing) return existing.id;
       if (!BUSINESS_FIRST_CHANNELS.has(contact.kind)) {
         throw new AppError('CONFLICT', CONVERSATION_MESSAGES.businessCannotStart, { details: { reason: 'business_cannot_start' } });
       }
-      const created = await trx
-        .insertInto('conversations')
-        .values({ clientId: contact.clientId, channelId: contact.channelId, contactId, title: contact.name })
-        .onConflict((oc) => oc.column('contactId').doNothing())
-        .returning('id')
-        .executeTakeFirst();
+      const created = await this.#contacts.insertConversation(trx, { clientId: contact.clientId, channelId: contact.channelId, contactId, title: contact.name });
       if (!created) {
-        return (await trx.selectFrom('conversations').select('id').where('contactId', '=', contactId).executeTakeFirstOrThrow()).id;
+        return (await this.#contacts.getConversationId(trx, contactId)).id;
       }
       await this.deps.events.publish(trx, 'conversation.created', { conversationId: created.id, clientId: contact.clientId }, performedBy);
       return created.id;
@@ -654,14 +423,7 @@ export class MessagingService {
   /** A failed or unconfirmed (`unknown`) outbound message queued again (a person pressed Retry / Resend). */
   async retryMessage(messageId: string, performedBy: PerformedBy): Promise<Message> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const message = await trx
-        .updateTable('messages')
-        .set({ status: 'queued', errorCode: null, errorMessage: null, sendStartedAt: null })
-        .where('id', '=', messageId)
-        .where('direction', '=', 'outbound')
-        .where('status', 'in', ['failed', 'unknown'])
-        .returningAll()
-        .executeTakeFirst();
+      const message = await this.#messages.requeue(trx, messageId);
       if (!message) throw new AppError('CONFLICT', 'Only a failed or unconfirmed message can be sent again', { details: { reason: 'not_failed' } });
       await this.deps.queue.enqueue(sendMessageJob, { messageId }, { db: trx });
       await this.deps.events.publish(
@@ -683,12 +445,7 @@ export class MessagingService {
    */
   async beginSend(messageId: string, attempt: number, options: { load: boolean; resendKinds: readonly ChannelKind[] }): Promise<BeginSend> {
     const payload = { messageId, attempt, load: options.load, resendKinds: options.resendKinds, asyncCommit: this.deps.engine === 'postgres' };
-    type Row =
-      | { state: 'send'; resent: boolean; message?: unknown; channel?: unknown; recipient?: string }
-      | { state: 'settled' | 'unknown' | 'missing' };
-    const { rows } = await sql<{ result: Row }>`${sql.raw(PREPARED)}select parley_begin_send(${JSON.stringify(payload)}::jsonb) as result`.execute(this.deps.db);
-    const result = rows[0]?.result;
-    if (!result) throw new Error('parley_begin_send returned nothing');
+    const result = await this.#messages.beginSend(JSON.stringify(payload));
     if (result.state !== 'send') return { state: result.state };
     if (result.message === undefined || result.channel === undefined || result.recipient === undefined) return { state: 'send', resent: result.resent };
     return {
@@ -705,25 +462,11 @@ export class MessagingService {
    * send (resent or settled meanwhile).
    */
   async markOutcomeUnknown(messageId: string, db: Db, completeJob?: JobCompletion): Promise<UnknownOutcome | null> {
-    const row = await db
-      .updateTable('messages')
-      .set({ status: 'unknown', errorCode: 'outcome_unknown', errorMessage: OUTCOME_UNKNOWN_REASON, sendStartedAt: null })
-      .where('id', '=', messageId)
-      .where('status', '=', 'queued')
-      .where('sendStartedAt', 'is not', null)
-      .returning(['id', 'conversationId', 'clientId', 'channelId', 'content', 'status'])
-      .executeTakeFirst();
-    if (completeJob) await sql`select parley_complete_job(${JSON.stringify(completeJob)}::jsonb)`.execute(db);
+    const row = await this.#messages.markOutcomeUnknown(db, messageId, OUTCOME_UNKNOWN_REASON);
+    if (completeJob) await this.#messages.completeJob(db, JSON.stringify(completeJob));
     if (!row) return null;
     await this.deps.events.publish(db, 'message.updated', { messageId: row.id, conversationId: row.conversationId, clientId: row.clientId, status: row.status }, { kind: 'system' });
-    const about = await db
-      .selectFrom('conversations')
-      .innerJoin('contacts', 'contacts.id', 'conversations.contactId')
-      .innerJoin('channels', 'channels.id', 'conversations.channelId')
-      .innerJoin('clients', 'clients.id', 'conversations.clientId')
-      .select(['channels.kind', 'contacts.name', 'contacts.externalId', 'clients.companyName'])
-      .where('conversations.id', '=', row.conversationId)
-      .executeTakeFirstOrThrow();
+    const about = await this.#messages.outcomeContext(db, row.conversationId);
     return {
       messageId: row.id,
       conversationId: row.conversationId,
@@ -768,12 +511,7 @@ export class MessagingService {
    * attempt is over (the platform answered, or never got the request), so the next may send.
    */
   async recordAttemptError(messageId: string, error: { code: string; message: string }, attempt: number): Promise<void> {
-    await this.deps.db
-      .updateTable('messages')
-      .set({ errorCode: error.code, errorMessage: error.message, attempts: attempt, sendStartedAt: null })
-      .where('id', '=', messageId)
-      .where('status', '=', 'queued')
-      .execute();
+    await this.#messages.recordAttemptError(messageId, error, attempt);
   }
 
   /** One round trip (`parley_finish_send`): only a queued message changes; its event; the job, if given. */
@@ -788,10 +526,10 @@ export class MessagingService {
     completeJob: JobCompletion | null;
   }): Promise<void> {
     const payload = { ...outcome, at: new Date().toISOString(), performedBy: { kind: 'system' }, ...this.deps.events.publishContext };
-    await sql`${sql.raw(PREPARED)}select parley_finish_send(${JSON.stringify(payload)}::jsonb)`.execute(this.deps.db);
+    await this.#messages.finishSend(JSON.stringify(payload));
   }
 
-  #statusChanges(status: DeliveryStatus, error?: { code: string; message: string }) {
+  #statusChanges(status: DeliveryStatus, error?: { code: string; message: string }): StatusChanges {
     const now = this.deps.clock.now();
     const s: MessageStatus = status;
     return {
@@ -813,46 +551,17 @@ export class MessagingService {
     contact: InboundMessageInput['contact'],
   ): Promise<{ contactId: string; conversationId: string; conversationCreated: boolean }> {
     const now = this.deps.clock.now();
-    const { id: contactId, inserted } = await trx
-      .insertInto('contacts')
-      .values({
-        clientId: channel.clientId,
-        channelId: channel.id,
-        externalId: contact.externalId,
-        name: contact.name ?? null,
-        avatarUrl: contact.avatarUrl ?? null,
-      })
-      .onConflict((oc) =>
-        oc.columns(['channelId', 'externalId']).doUpdateSet({
-          name: sql`coalesce(excluded.name, contacts.name)`,
-          avatarUrl: sql`coalesce(excluded.avatar_url, contacts.avatar_url)`,
-          updatedAt: now,
-        }),
-      )
-      .returning(['id', sql<boolean>`xmax = 0`.as('inserted')])
-      .executeTakeFirstOrThrow();
+    const { id: contactId, inserted } = await this.#contacts.upsert(
+      trx,
+      channel,
+      { externalId: contact.externalId, name: contact.name ?? null, avatarUrl: contact.avatarUrl ?? null },
+      now,
+    );
     // As in parley_record_inbound: a new contact the platform did not name gets its profile fetched.
     if (inserted && !contact.name && PROFILE_CHANNELS.has(channel.kind)) await this.deps.queue.enqueue(fetchContactProfileJob, { contactId }, { db: trx });
-    const created = await trx
-      .insertInto('conversations')
-      .values({ clientId: channel.clientId, channelId: channel.id, contactId, title: contact.name ?? null })
-      .onConflict((oc) => oc.column('contactId').doNothing())
-      .returning('id')
-      .executeTakeFirst();
+    const created = await this.#contacts.insertConversation(trx, { clientId: channel.clientId, channelId: channel.id, contactId, title: contact.name ?? null });
     if (created) return { contactId, conversationId: created.id, conversationCreated: true };
-    const existing = await trx.selectFrom('conversations').select('id').where('contactId', '=', contactId).executeTakeFirstOrThrow();
+    const existing = await this.#contacts.getConversationId(trx, contactId);
     return { contactId, conversationId: existing.id, conversationCreated: false };
   }
-}
-
-/**
- * A payload as JSON PostgreSQL accepts. Text written here may come from an LLM or a person, not
- * only through the HTTP edge that cleans request bodies: a lone surrogate (JSON.stringify writes
- * it as an escape jsonb refuses) becomes U+FFFD and U+0000 is dropped, so a reply is stored
- * rather than failed. The check is one regular expression over the text; only then a walk.
- */
-export function storableJson(payload: object): string {
-  const json = JSON.stringify(payload);
-  if (!mightNeedCleaning(json)) return json;
-  return JSON.stringify(cleanJson(structuredClone(payload), { nul: 'strip', maxDepth: Infinity }).value);
 }
