@@ -59,15 +59,45 @@ function SourceList({ sources }: { sources: readonly AnswerSource[] }) {
   );
 }
 
+/** What the agent would do with the question: what the customer receives, and the answer it would not send, apart. */
+export function TryAgentResultView({ result }: { result: TryAgentResult }) {
+  // Older servers send only the engine's reply: that is what the customer receives when it answers.
+  const received = result.received ?? { kind: 'answer' as const, text: result.reply };
+  const rejected = result.rejected ?? null;
+  return (
+    <section aria-label="Agent reply" className="grid min-w-0 gap-3 rounded-lg border bg-muted/30 p-3 text-sm">
+      <h4 className="text-xs font-medium text-muted-foreground">{RECEIVED_HEADING[received.kind]}</h4>
+      <p className="break-words whitespace-pre-wrap" data-testid="agent-reply">
+        {received.text}
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        {received.kind === 'greeting' ? null : <Badge variant="outline">Confidence {formatPercent(result.confidence)}</Badge>}
+        <Badge variant={DECISION[decisionOf(received.kind, result.decision)].variant}>{DECISION[decisionOf(received.kind, result.decision)].label}</Badge>
+      </div>
+      {rejected ? (
+        <div className="grid min-w-0 gap-1 rounded-md border border-dashed p-2" data-testid="rejected-candidate">
+          <p className="break-words whitespace-pre-wrap text-muted-foreground">
+            Would have answered “{rejected.reply}” at {formatPercent(rejected.confidence)}
+          </p>
+          <p className="text-xs text-muted-foreground">Not sent: {rejected.reason}.</p>
+          <SourceList sources={rejected.sources} />
+        </div>
+      ) : received.kind === 'answer' ? (
+        <SourceList sources={result.sources} />
+      ) : null}
+      <p className="text-xs text-muted-foreground">
+        {engineLabel(result.engine)} · {Math.round(result.latencyMs)} ms
+      </p>
+    </section>
+  );
+}
+
 /** "Try the agent": a question as a customer would ask it, answered with the saved configuration and live knowledge. */
 export function TryAgentCard({ clientId }: { clientId: string }) {
   const [message, setMessage] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const ask = useTryAgent();
   const result = ask.data;
-  // Older servers send only the engine's reply: that is what the customer receives when it answers.
-  const received = result?.received ?? { kind: 'answer' as const, text: result?.reply ?? '' };
-  const rejected = result?.rejected ?? null;
 
   const submit = () => {
     const parsed = tryAgentInput.safeParse({ message });
@@ -120,32 +150,7 @@ export function TryAgentCard({ clientId }: { clientId: string }) {
             {ask.isPending ? 'Asking...' : 'Ask'}
           </Button>
         </form>
-        {result && !ask.isPending ? (
-          <section aria-label="Agent reply" className="grid min-w-0 gap-3 rounded-lg border bg-muted/30 p-3 text-sm">
-            <h4 className="text-xs font-medium text-muted-foreground">{RECEIVED_HEADING[received.kind]}</h4>
-            <p className="break-words whitespace-pre-wrap" data-testid="agent-reply">
-              {received.text}
-            </p>
-            <div className="flex flex-wrap items-center gap-2">
-              {received.kind === 'greeting' ? null : <Badge variant="outline">Confidence {formatPercent(result.confidence)}</Badge>}
-              <Badge variant={DECISION[decisionOf(received.kind, result.decision)].variant}>{DECISION[decisionOf(received.kind, result.decision)].label}</Badge>
-            </div>
-            {rejected ? (
-              <div className="grid min-w-0 gap-1 rounded-md border border-dashed p-2" data-testid="rejected-candidate">
-                <p className="break-words whitespace-pre-wrap text-muted-foreground">
-                  Would have answered “{rejected.reply}” at {formatPercent(rejected.confidence)}
-                </p>
-                <p className="text-xs text-muted-foreground">Not sent: {rejected.reason}.</p>
-                <SourceList sources={rejected.sources} />
-              </div>
-            ) : received.kind === 'answer' ? (
-              <SourceList sources={result.sources} />
-            ) : null}
-            <p className="text-xs text-muted-foreground">
-              {engineLabel(result.engine)} · {Math.round(result.latencyMs)} ms
-            </p>
-          </section>
-        ) : null}
+        {result && !ask.isPending ? <TryAgentResultView result={result} /> : null}
       </CardContent>
     </Card>
   );
