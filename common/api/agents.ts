@@ -98,6 +98,8 @@ export const trainingView = z.object({
       examples: z.number().int(),
       trainingMs: z.number(),
       accuracy: z.number().nullable(),
+      /** How many held-out example questions the accuracy was measured on (issue 12; absent on older versions). */
+      accuracyQuestions: z.number().int().nullable().optional(),
     })
     .nullable(),
 });
@@ -189,7 +191,15 @@ export const tryAgentResult = z.object({
   sources: z.array(answerSource),
   engine: engineKind,
   latencyMs: z.number(),
+  /**
+   * Exactly what a customer would receive (issue 12 §4): the engine's answer, the greeting text,
+   * the hand-off text or the fallback text. `reply` above stays the engine's answer.
+   */
+  received: z.object({ kind: z.enum(['answer', 'greeting', 'handoff', 'fallback']), text: z.string() }).optional(),
+  /** The engine's answer when the policy would not send it: shown apart ("would have answered … at 62 %"). */
+  rejected: z.object({ reply: z.string(), confidence: z.number(), reason: z.string(), sources: z.array(answerSource) }).nullable().optional(),
 });
+export type TryAgentResult = z.infer<typeof tryAgentResult>;
 
 // Knowledge base ------------------------------------------------------------------------------
 

@@ -50,6 +50,10 @@ export const contactView = z.object({
 });
 export type ContactView = z.infer<typeof contactView>;
 
+/** A knowledge-base entry or article an AI reply came from. */
+export const answerSourceView = z.object({ kind: z.enum(['faq', 'article']), id: z.string(), title: z.string(), link: z.string().nullable().optional() });
+export type AnswerSourceView = z.infer<typeof answerSourceView>;
+
 export const conversationView = z.object({
   id: z.uuid(),
   clientId: z.uuid(),
@@ -81,6 +85,18 @@ export const conversationView = z.object({
   averageResponseSeconds: z.number().nullable(),
   /** The customer's mood over the conversation (from the messages' sentiment); null before any message. */
   sentiment: z.enum(['positive', 'neutral', 'negative']).nullable(),
+  /**
+   * What the agent understood (issue 12 §4; optional only for older servers). `request`: one line,
+   * what the customer wants now (the summary of their latest message: the knowledge entry matched,
+   * else its key phrase). `priorityReason`: what raised the priority (`Keyword “urgent”`,
+   * `Negative tone`, `Handed to a person: …`, `Set by a person`), null when nothing did.
+   * `escalationReason`: why it was escalated (the AI agent's hand-off reason or a person's).
+   * `matchedEntry`: the knowledge the AI agent's latest answer came from (its first source).
+   */
+  request: z.string().nullable().optional(),
+  priorityReason: z.string().nullable().optional(),
+  escalationReason: z.string().nullable().optional(),
+  matchedEntry: answerSourceView.nullable().optional(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });
@@ -115,6 +131,8 @@ export const messageView = z.object({
   errorMessage: z.string().nullable(),
   externalMessageId: z.string().nullable(),
   priority,
+  /** Customer messages: what raised the priority (a keyword, the mood, the hand-off); null when nothing did (issue 12; optional for older servers). */
+  priorityReason: z.string().nullable().optional(),
   aiSummary: z.string().nullable(),
   aiConfidence: z.number().nullable(),
   /** AI messages: the engine, what the policy decided (answer, handoff, fallback, away, greeting) and the knowledge it used. */
@@ -122,7 +140,7 @@ export const messageView = z.object({
     .object({
       engine: z.string(),
       decision: z.enum(['answer', 'handoff', 'fallback', 'away', 'greeting']),
-      sources: z.array(z.object({ kind: z.enum(['faq', 'article']), id: z.string(), title: z.string(), link: z.string().nullable().optional() })),
+      sources: z.array(answerSourceView),
       latencyMs: z.number(),
     })
     .nullable(),

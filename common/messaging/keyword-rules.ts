@@ -7,15 +7,23 @@ import type { Priority } from '../api/conversations';
 const HIGH = ['urgent', 'emergency', 'asap', 'immediately', 'critical', 'problem', 'issue', 'broken', 'not working'];
 const MEDIUM = ['help', 'question', 'need', 'assistance', 'support'];
 
-function mentions(text: string, words: readonly string[]): boolean {
+/** The first of `words` the text mentions as a whole word (case-insensitive), or null. */
+function mentioned(text: string, words: readonly string[]): string | null {
   const lower = text.toLowerCase();
-  return words.some((word) => new RegExp(`(^|[^\\p{L}\\p{N}])${word.replace(/ /gu, '\\s+')}($|[^\\p{L}\\p{N}])`, 'u').test(lower));
+  return words.find((word) => new RegExp(`(^|[^\\p{L}\\p{N}])${word.replace(/ /gu, '\\s+')}($|[^\\p{L}\\p{N}])`, 'u').test(lower)) ?? null;
 }
 
 export function derivePriority(text: string): Priority {
-  if (mentions(text, HIGH)) return 'high';
-  if (mentions(text, MEDIUM)) return 'medium';
-  return 'low';
+  return priorityKeyword(text).priority;
+}
+
+/** The spec's keyword priority and the keyword that set it (null for low: no keyword). */
+export function priorityKeyword(text: string): { priority: Priority; keyword: string | null } {
+  const high = mentioned(text, HIGH);
+  if (high !== null) return { priority: 'high', keyword: high };
+  const medium = mentioned(text, MEDIUM);
+  if (medium !== null) return { priority: 'medium', keyword: medium };
+  return { priority: 'low', keyword: null };
 }
 
 export const KEYWORD_SUMMARIES = {
@@ -26,14 +34,30 @@ export const KEYWORD_SUMMARIES = {
   general: 'General inquiry.',
 } as const;
 
-/** The spec's canned summary, first matching rule wins (password/login, order/delivery, problem/issue, thank/great). */
-export function keywordSummary(text: string): string {
+export type KeywordCategory = keyof typeof KEYWORD_SUMMARIES;
+
+/** The category's short name (the summary's words before its colon): "Order inquiry". */
+export const KEYWORD_CATEGORY_NAMES: Record<KeywordCategory, string> = {
+  authentication: 'Authentication',
+  order: 'Order inquiry',
+  technical: 'Technical support',
+  positive: 'Positive feedback',
+  general: 'General inquiry',
+};
+
+/** The spec's category, first matching rule wins (password/login, order/delivery, problem/issue, thank/great). */
+export function keywordCategory(text: string): KeywordCategory {
   const lower = text.toLowerCase();
-  if (/password|login|log in|sign in/u.test(lower)) return KEYWORD_SUMMARIES.authentication;
-  if (/order|delivery/u.test(lower)) return KEYWORD_SUMMARIES.order;
-  if (/problem|issue/u.test(lower)) return KEYWORD_SUMMARIES.technical;
-  if (/thank|great/u.test(lower)) return KEYWORD_SUMMARIES.positive;
-  return KEYWORD_SUMMARIES.general;
+  if (/password|login|log in|sign in/u.test(lower)) return 'authentication';
+  if (/order|delivery/u.test(lower)) return 'order';
+  if (/problem|issue/u.test(lower)) return 'technical';
+  if (/thank|great/u.test(lower)) return 'positive';
+  return 'general';
+}
+
+/** The spec's canned summary for the text's category. */
+export function keywordSummary(text: string): string {
+  return KEYWORD_SUMMARIES[keywordCategory(text)];
 }
 
 /** "< 1 min", "12 min", "2 h 5 min", "3 d 4 h" (spec §9). */

@@ -4,6 +4,7 @@
  * a server holds the embedded database, inside that server (cli/control.routes.ts).
  */
 import { z } from 'zod';
+import { accuracyNote } from '../../common/agents/accuracy-note';
 import { engineKind, updateAgentFields } from '../../common/api/agents';
 import { createChannelInput, createClientInput } from '../../common/api/channels';
 import { ROLES } from '../../common/roles';
@@ -128,7 +129,16 @@ export const commands = [
       await services.agents.train(flags.client, result.version);
       const training = await services.agents.training(flags.client);
       if (training.status === 'failed') throw new CommandError(`Training failed: ${training.error ?? 'unknown error'}`);
-      return { entries: result.entries, questions: result.questions, version: result.version, trainedAt: training.liveAt, accuracy: training.metrics?.accuracy ?? null };
+      const metrics = training.metrics;
+      return {
+        entries: result.entries,
+        questions: result.questions,
+        version: result.version,
+        trainedAt: training.liveAt,
+        accuracy: metrics?.accuracy ?? null,
+        // What the figure was measured on, and a warning when the knowledge base is too small to estimate it.
+        accuracyNote: metrics ? accuracyNote(metrics).text : null,
+      };
     },
   }),
   defineCommand({

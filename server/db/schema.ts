@@ -224,6 +224,10 @@ export interface ConversationsTable {
   assignedAgentId: string | null;
   externalConversationId: string | null;
   priority: ColumnType<Priority, Priority | undefined, Priority>;
+  /** What raised the priority (a keyword, the mood, the hand-off, a person); null when nothing did. */
+  priorityReason: string | null;
+  /** Why it was escalated: the AI agent's hand-off reason, or a person's. */
+  escalationReason: string | null;
   aiSummary: string | null;
   unreadCount: ColumnType<number, number | undefined, number>;
   lastMessageAt: Timestamp | null;
@@ -273,6 +277,8 @@ export interface MessagesTable {
   attempts: ColumnType<number, number | undefined, number>;
   externalMessageId: string | null;
   priority: ColumnType<Priority, Priority | undefined, Priority>;
+  /** Customer messages: what raised the priority (a keyword, the mood, the hand-off); null when nothing did. */
+  priorityReason: string | null;
   aiSummary: string | null;
   aiConfidence: number | null;
   /** AI messages: what produced them (engine, decision, sources, latency, usage). */
@@ -415,6 +421,8 @@ export interface AgentModelMetrics {
   examples: number;
   trainingMs: number;
   accuracy: number | null;
+  /** The held-out example questions the accuracy was measured on (absent on versions trained before issue 12). */
+  accuracyQuestions?: number | null;
 }
 
 export interface AgentModelsTable {

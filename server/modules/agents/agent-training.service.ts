@@ -12,7 +12,7 @@ import type { KnowledgeRepository } from './knowledge.repository';
 
 /** Trains the embedded engine's model on a knowledge base's entries. */
 export interface KnowledgeTrainer {
-  train(entries: readonly KnowledgeEntry[], onProgress: (fraction: number) => void): Promise<{ model: unknown; accuracy: number | null }>;
+  train(entries: readonly KnowledgeEntry[], onProgress: (fraction: number) => void): Promise<{ model: unknown; accuracy: number | null; accuracyQuestions?: number | null }>;
 }
 
 export interface AgentTrainingDeps {
@@ -43,7 +43,7 @@ export class AgentTrainingService {
     await repo.setTrainingIfNewest(clientId, version, { trainingStatus: 'training', trainingProgress: 0, trainingError: null });
     const started = performance.now();
     let lastWrite = 0;
-    let result: { model: unknown; accuracy: number | null };
+    let result: { model: unknown; accuracy: number | null; accuracyQuestions?: number | null };
     try {
       result = await this.deps.trainer.train(entries, (fraction) => {
         const now = performance.now();
@@ -61,6 +61,7 @@ export class AgentTrainingService {
       examples: entries.reduce((n, e) => n + e.questions.length, 0),
       trainingMs: Math.round(performance.now() - started),
       accuracy: result.accuracy,
+      accuracyQuestions: result.accuracyQuestions ?? null,
     };
     await repo.storeModel(clientId, version, { knowledge: { entries, articles }, model: result.model, metrics }, this.deps.clock.now(), KEEP_OLD_MODELS);
   }

@@ -29,6 +29,7 @@ import type { AgentConfig, AgentRowFields, AgentsService } from './agents.servic
 import type { AgentAnswer, AnswerEngine, ConversationTurn, KnowledgeBase } from './engines/answer-engine';
 import type { ConversationSummarizer } from './engines/llm/summary';
 import { asksForPerson, extractiveSummary, isGreeting, messageSummary, withinBusinessHours } from './intelligence';
+import { tryOutcome } from './try-result';
 
 export type EngineFor = (config: AgentConfig) => AnswerEngine;
 /** The LLM that summarises the agent's conversations; null for the embedded engine (extractive summaries). */
@@ -248,7 +249,8 @@ export class AgentPolicy {
       { text, senderType: 'ai', senderId: null, aiConfidence: clamp01(answer.confidence), ai: info },
       {
         conversationSummary,
-        inboundSummary: { messageId: message.id, aiSummary: messageSummary(message.content, top && !greeting ? { title: top.title, confidence: answer.confidence } : null) },
+        // The topic is named only when the agent answered from it; a hand-off quotes the customer.
+        inboundSummary: { messageId: message.id, aiSummary: messageSummary(message.content, top && decision === 'answer' ? { title: top.title, confidence: answer.confidence } : null) },
         ...(completion && !handoff && !summarizer ? { completeJob: completion } : {}),
       },
     );
@@ -275,12 +277,16 @@ export class AgentPolicy {
       { conversationId: 'try', turns: [{ role: 'customer', text, at: this.deps.clock.now() }], businessName: companyName, agentName: config.name, agentDescription: config.description },
       kb,
     );
-    const decision = decide(answer, config, text);
+    const decided = decide(answer, config, text);
+    const decision = decided === 'answer' ? ('answer' as const) : decided === 'handoff' ? ('handoff' as const) : ('fallback' as const);
+    // What the customer would receive, as #reply sends it (a greeting gets the greeting text).
+    const outcome = tryOutcome(answer, isGreeting(text) ? 'greeting' : decision, config, asksForPerson(text));
     return {
+      ...outcome,
       reply: answer.reply,
       confidence: clamp01(answer.confidence),
       action: answer.action,
-      decision: decision === 'answer' ? ('answer' as const) : decision === 'handoff' ? ('handoff' as const) : ('fallback' as const),
+      decision,
       sources: answer.sources.map((s) => ({ kind: s.kind, id: s.id, title: s.title, link: s.link ?? null })),
       engine: answer.engine,
       latencyMs: Math.round(performance.now() - started),
@@ -311,7 +317,8 @@ export class AgentPolicy {
     const contact = contactLabel({ name: message.contactName, externalId: message.contactExternalId }, message.kind);
     const link = `/conversations?conversation=${message.conversationId}`;
     const excerpt = message.content.length > 200 ? `${message.content.slice(0, 199)}…` : message.content;
-    const conversation = { conversationId: message.conversationId, clientId: message.clientId, messageId: message.id };
+    // The reason is recorded with the hand-off: the thread and the list show why it was escalated.
+    const conversation = { conversationId: message.conversationId, clientId: message.clientId, messageId: message.id, reason };
     await this.deps.messaging.escalate(conversation, { kind: 'ai' }, async (trx) => {
       const staff = await this.deps.users.findRecipients({}, trx);
       for (const user of staff) {

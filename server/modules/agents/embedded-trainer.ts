@@ -19,6 +19,8 @@ import { trainEmbeddedModel } from './engines/embedded/model';
 export interface TrainingResult {
   model: unknown;
   accuracy: number | null;
+  /** How many held-out example questions the accuracy was measured on. */
+  accuracyQuestions?: number | null;
 }
 
 /** Trains on this thread (the worker's side of the trainer). */
@@ -28,7 +30,8 @@ export function trainKnowledge(entries: readonly KnowledgeEntry[], onProgress: (
   if (usable.length === 0) return { model: null, accuracy: null };
   const model = trainEmbeddedModel(usable);
   onProgress(0.95);
-  return { model: model.toJSON(), accuracy: model.heldOut.questions > 0 ? model.heldOut.accuracy : null };
+  const measured = model.heldOut.questions > 0;
+  return { model: model.toJSON(), accuracy: measured ? model.heldOut.accuracy : null, accuracyQuestions: measured ? model.heldOut.questions : null };
 }
 
 /** What the worker is started with. */

@@ -1,12 +1,13 @@
 /**
  * Message intelligence (issue 4 §5): sentiment with a maintained lexicon (the `sentiment` package,
- * AFINN-165), priority with the spec's keywords as a floor raised by the engine's signal, a
- * summary per message (the spec's categories, plus the knowledge topic the engine matched) and an
- * extractive summary per conversation.
+ * AFINN-165), priority with the spec's keywords as a floor raised by the engine's signal — and the
+ * reason it has that level (issue 12 §4) —, a summary per message (the knowledge entry the engine
+ * matched, else the message's key phrase, under the spec's categories) and an extractive summary
+ * per conversation.
  */
 import Sentiment from 'sentiment';
 import type { Priority } from '../../../common/api/conversations';
-import { derivePriority, higherPriority, keywordSummary } from '../../../common/messaging/keyword-rules';
+import { higherPriority, KEYWORD_CATEGORY_NAMES, KEYWORD_SUMMARIES, keywordCategory, priorityKeyword } from '../../../common/messaging/keyword-rules';
 
 const analyzer = new Sentiment();
 
@@ -16,33 +17,85 @@ export function sentimentScore(text: string): number {
   return Math.round(Math.tanh(score / 5) * 1000) / 1000;
 }
 
+/** A priority and what raised it (null for low: nothing did). */
+export interface PriorityWithReason {
+  priority: Priority;
+  /** Short words for the screens: `Keyword “urgent”`, `Very negative tone`, `Handed to a person: …`. */
+  reason: string | null;
+}
 
 /**
  * The keywords' priority as a floor; an angry customer is at least medium (high when very
- * negative); a conversation the engine hands to a person is high.
+ * negative); a conversation the engine hands to a person is high. The reason names the signal
+ * that set the level: the keyword when it alone reaches it, else the mood, else the hand-off.
  */
+export function explainPriority(text: string, signals: { sentiment: number; escalated?: boolean; escalationReason?: string }): PriorityWithReason {
+  const { priority: floor, keyword } = priorityKeyword(text);
+  let result: PriorityWithReason = { priority: floor, reason: keyword === null ? null : `Keyword “${keyword}”` };
+  const mood: Priority | null = signals.sentiment <= -0.75 ? 'high' : signals.sentiment <= -0.4 ? 'medium' : null;
+  if (mood !== null && higherPriority(result.priority, mood) !== result.priority) {
+    result = { priority: mood, reason: mood === 'high' ? 'Very negative tone' : 'Negative tone' };
+  }
+  if (signals.escalated && result.priority !== 'high') {
+    result = { priority: 'high', reason: signals.escalationReason ? `Handed to a person: ${signals.escalationReason}` : 'Handed to a person' };
+  }
+  return result;
+}
+
 export function messagePriority(text: string, signals: { sentiment: number; escalated?: boolean }): Priority {
-  let priority = derivePriority(text);
-  if (signals.sentiment <= -0.75) priority = higherPriority(priority, 'high');
-  else if (signals.sentiment <= -0.4) priority = higherPriority(priority, 'medium');
-  if (signals.escalated) priority = 'high';
-  return priority;
+  return explainPriority(text, signals).priority;
 }
 
 /**
  * What Parley records with every customer's message as it is stored (MessagingService): its
- * sentiment, its priority (keywords raised by the mood) and the spec's category as its summary.
+ * sentiment, its priority (keywords raised by the mood) with what raised it, and its summary (the
+ * message's key phrase under the spec's category; the agent names the matched topic later).
  */
-export function annotateInbound(text: string): { priority: Priority; aiSummary: string; sentiment: number } {
+export function annotateInbound(text: string): { priority: Priority; priorityReason: string | null; aiSummary: string; sentiment: number } {
   const sentiment = sentimentScore(text);
-  return { priority: messagePriority(text, { sentiment }), aiSummary: keywordSummary(text), sentiment };
+  const { priority, reason } = explainPriority(text, { sentiment });
+  return { priority, priorityReason: reason, aiSummary: messageSummary(text, null), sentiment };
 }
 
-/** The spec's category for the text, and the knowledge topic the engine recognised when it was sure enough. */
+const KEY_PHRASE_MAX = 80;
+const LEADING_GREETING = /^\s*(hi+|hello+|hey+|hiya|good\s+(morning|afternoon|evening)|greetings|dear\s+\p{L}+)\b[\s,!.:;-]*(there|team|all|everyone|guys|folks)?[\s,!.:;-]*/iu;
+
+/**
+ * The message's key phrase: its sentence carrying the most content words (a question wins a
+ * tie, then the earlier one), without a greeting in front, cut at a word near 80 characters.
+ * Null when the message has no content word ("hi", "ok", an emoji).
+ */
+export function keyPhrase(text: string): string | null {
+  const candidates = sentences(text)
+    .map((s, order) => ({ s: s.replace(LEADING_GREETING, '').trim(), order }))
+    .map((c) => ({ ...c, weight: words(c.s).length, question: c.s.includes('?') }))
+    .filter((c) => c.weight > 0);
+  const [best] = candidates.sort((a, b) => b.weight - a.weight || Number(b.question) - Number(a.question) || a.order - b.order);
+  if (!best) return null;
+  const phrase = best.s.replace(/\s+/gu, ' ');
+  if (phrase.length <= KEY_PHRASE_MAX) return phrase;
+  const cut = phrase.slice(0, KEY_PHRASE_MAX - 1);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > KEY_PHRASE_MAX / 2 ? cut.slice(0, space) : cut).replace(/[\s,;:.-]+$/u, '')}…`;
+}
+
+/**
+ * A message's one-line summary, in words the business recognises: the knowledge entry the engine
+ * matched (its title, when the engine was sure enough: confidence ≥ 0.5), else the message's key
+ * phrase — either under the spec's category (§9) when a keyword gives one — and the category's
+ * canned sentence as the floor when the message has no words to quote.
+ */
 export function messageSummary(text: string, topic: { title: string; confidence: number } | null): string {
-  const category = keywordSummary(text);
-  if (!topic || topic.confidence < 0.5) return category;
-  return `${category} Topic: ${topic.title}.`;
+  const category = keywordCategory(text);
+  const title = topic && topic.confidence >= 0.5 ? topic.title.trim().replace(/\s+/gu, ' ') : '';
+  if (title !== '') {
+    const prefix = category === 'general' ? '' : `${KEYWORD_CATEGORY_NAMES[category]} — `;
+    return `${prefix}Topic: ${/[.!?…]$/u.test(title) ? title : `${title}.`}`;
+  }
+  const phrase = keyPhrase(text);
+  if (phrase === null) return KEYWORD_SUMMARIES[category];
+  if (category !== 'general') return `${KEYWORD_CATEGORY_NAMES[category]}: “${phrase}”`;
+  return `${phrase.includes('?') ? 'Asks' : 'Says'}: “${phrase}”`;
 }
 
 export interface SummaryTurn {

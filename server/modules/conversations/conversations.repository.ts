@@ -7,7 +7,7 @@
  */
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { ContactView, ConversationView, findConversationsQuery, MessageView } from '../../../common/api/conversations';
+import type { AnswerSourceView, ContactView, ConversationView, findConversationsQuery, MessageView } from '../../../common/api/conversations';
 import { contactLabel } from '../../../common/messaging/contact-label';
 import { sentimentLabel } from '../../../common/messaging/sentiment';
 import type { Db } from '../../db/database';
@@ -83,6 +83,8 @@ function conversationQuery(db: Db, scope: Scope) {
       'c.assignedAgentId',
       'agent.fullName as assignedAgentName',
       'c.priority',
+      'c.priorityReason',
+      'c.escalationReason',
       'c.aiSummary',
       'c.unreadCount',
       'c.lastMessageAt',
@@ -113,6 +115,25 @@ function conversationQuery(db: Db, scope: Scope) {
         .whereRef('messages.conversationId', '=', 'c.id')
         .where('messages.direction', '=', 'inbound')
         .as('firstInboundAt'),
+      // What the customer wants now: their latest message's summary.
+      eb
+        .selectFrom('messages')
+        .select('messages.aiSummary')
+        .whereRef('messages.conversationId', '=', 'c.id')
+        .where('messages.senderType', '=', 'customer')
+        .orderBy('messages.createdAt', 'desc')
+        .limit(1)
+        .as('request'),
+      // The knowledge the AI agent's latest answer came from.
+      eb
+        .selectFrom('messages')
+        .select(sql<AnswerSourceView | null>`messages.ai->'sources'->0`.as('source'))
+        .whereRef('messages.conversationId', '=', 'c.id')
+        .where('messages.senderType', '=', 'ai')
+        .where(sql<boolean>`messages.ai->>'decision' = 'answer'`)
+        .orderBy('messages.createdAt', 'desc')
+        .limit(1)
+        .as('matchedEntry'),
     ]);
   if (scope.clientId !== null) q = q.where('c.clientId', '=', scope.clientId);
   return q;
@@ -150,9 +171,22 @@ export function toConversationView(row: ConversationRow, now: Date): Conversatio
       row.firstResponseAt && firstInbound ? Math.max(0, Math.round((row.firstResponseAt.getTime() - firstInbound.getTime()) / 1000)) : null,
     averageResponseSeconds: row.responseCount > 0 ? Math.round(row.responseSecondsTotal / row.responseCount) : null,
     sentiment: sentimentLabel(row.sentiment),
+    request: row.request ?? null,
+    priorityReason: row.priorityReason,
+    escalationReason: row.escalationReason,
+    matchedEntry: sourceOf(row.matchedEntry),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** A stored source (jsonb, possibly text on a driver that did not parse it) in the API's shape. */
+function sourceOf(value: unknown): AnswerSourceView | null {
+  const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+  if (parsed === null || typeof parsed !== 'object') return null;
+  const s = parsed as Partial<AnswerSourceView>;
+  if ((s.kind !== 'faq' && s.kind !== 'article') || typeof s.id !== 'string' || typeof s.title !== 'string') return null;
+  return { kind: s.kind, id: s.id, title: s.title, link: typeof s.link === 'string' ? s.link : null };
 }
 
 /** Messages in the shape of `toMessageView`, scoped (also read by messages-view.repository.ts). */
@@ -185,6 +219,7 @@ export function messageQuery(db: Db, scope: Scope) {
       'm.errorMessage',
       'm.externalMessageId',
       'm.priority',
+      'm.priorityReason',
       'm.aiSummary',
       'm.aiConfidence',
       'm.ai',
@@ -229,6 +264,7 @@ export function toMessageView(row: MessageRow): MessageView {
     errorMessage: row.errorMessage,
     externalMessageId: row.externalMessageId,
     priority: row.priority,
+    priorityReason: row.priorityReason,
     aiSummary: row.aiSummary,
     aiConfidence: row.aiConfidence,
     ai: row.ai ? { engine: row.ai.engine, decision: row.ai.decision, sources: row.ai.sources, latencyMs: row.ai.latencyMs } : null,

@@ -53,9 +53,16 @@ export class InboxStateRepository {
           : update.status === ACTIVE_IF_ESCALATED
             ? { status: sql<ConversationStatus>`case when status = 'escalated' then 'active' else status end` }
             : { status: update.status }),
+        // A person escalating it is the reason, unless it already was (the AI's reason stays).
+        ...(update.status === 'escalated'
+          ? { escalationReason: sql<string | null>`case when status = 'escalated' then escalation_reason else 'a person escalated it' end` }
+          : {}),
         ...(update.handledBy !== undefined ? { handledBy: update.handledBy } : {}),
         ...(update.assignedAgentId !== undefined ? { assignedAgentId: update.assignedAgentId } : {}),
-        ...(update.priority !== undefined ? { priority: update.priority } : {}),
+        // A priority a person chose has that as its reason.
+        ...(update.priority !== undefined
+          ? { priority: update.priority, priorityReason: sql<string | null>`case when priority = ${update.priority} then priority_reason else 'Set by a person' end` }
+          : {}),
         ...(update.title !== undefined ? { title: update.title } : {}),
         updatedAt: at,
       })

@@ -302,15 +302,23 @@ export class MessagingRepository {
     return row !== undefined;
   }
 
-  /** The conversation escalated to people at high priority, and so is the message that caused it. */
-  async escalate(db: Db, conversationId: string, messageId: string, at: Date): Promise<{ status: ConversationStatus }> {
+  /**
+   * The conversation escalated to people at high priority, and so is the message that caused it.
+   * `reason` becomes the escalation reason; the priority's reason says "Handed to a person" unless
+   * the row was already high for a reason of its own (a keyword, the mood), which stays.
+   */
+  async escalate(db: Db, conversationId: string, messageId: string, at: Date, fullReason: string | null = null): Promise<{ status: ConversationStatus }> {
+    // The columns hold at most 300 characters.
+    const reason = fullReason && fullReason.length > 250 ? `${fullReason.slice(0, 249)}…` : fullReason;
+    const raised = reason ? `Handed to a person: ${reason}` : 'Handed to a person';
+    const priorityReason = sql<string>`case when priority = 'high' and priority_reason is not null then priority_reason else ${raised} end`;
     const row = await db
       .updateTable('conversations')
-      .set({ status: 'escalated', handledBy: 'human', priority: 'high', updatedAt: at })
+      .set({ status: 'escalated', handledBy: 'human', priority: 'high', priorityReason, escalationReason: reason, updatedAt: at })
       .where('id', '=', conversationId)
       .returning('status')
       .executeTakeFirstOrThrow();
-    await db.updateTable('messages').set({ priority: 'high' }).where('id', '=', messageId).execute();
+    await db.updateTable('messages').set({ priority: 'high', priorityReason }).where('id', '=', messageId).execute();
     return row;
   }
 }

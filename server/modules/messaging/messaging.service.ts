@@ -132,6 +132,7 @@ export class MessagingService {
         media: message.media ?? null,
         preview: preview(message.text, message.type),
         priority: annotation.priority,
+        priorityReason: annotation.priorityReason ?? null,
         aiSummary: annotation.aiSummary,
         sentiment: annotation.sentiment,
       };
@@ -350,17 +351,19 @@ export class MessagingService {
   /**
    * Handed to people (the AI agent's hand-off): the conversation is escalated, handled by a
    * person and at high priority, and so is the message that caused it; its event is published.
+   * `reason` (why the agent handed it over) is recorded as the conversation's escalation reason,
+   * and as the priority's reason where the hand-off is what made it high.
    * `alsoInTransaction` runs in the same transaction (telling the staff), so a hand-off is never
    * recorded without its notifications, nor the reverse.
    */
   async escalate(
-    conversation: { conversationId: string; clientId: string; messageId: string },
+    conversation: { conversationId: string; clientId: string; messageId: string; reason?: string | null },
     performedBy: PerformedBy,
     alsoInTransaction?: (trx: Db) => Promise<void>,
     at: Date = this.deps.clock.now(),
   ): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      const row = await this.#messages.escalate(trx, conversation.conversationId, conversation.messageId, at);
+      const row = await this.#messages.escalate(trx, conversation.conversationId, conversation.messageId, at, conversation.reason ?? null);
       await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.conversationId, clientId: conversation.clientId, status: row.status }, performedBy);
       if (alsoInTransaction) await alsoInTransaction(trx);
     });

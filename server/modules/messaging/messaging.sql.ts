@@ -33,7 +33,8 @@ export const messagingRoutines = defineSqlRoutines({
     // (created, or reopened when resolved: back to the AI when the client's agent is on for the
     // channel, else it stays with people and `conversation.reopened` is published — their
     // notification; unread either way), the message once per external id (a redelivery stores
-    // nothing: the unique index decides), the conversation's state, the events and their
+    // nothing: the unique index decides) with its priority's reason (item.priorityReason), the
+    // conversation's state (its priority's reason: the message's that raised it), the events and their
     // subscribers' jobs, the profile jobs of new contacts (p.profileJob: {name, maxAttempts}, or
     // null where the channel's webhooks carry the name); then, optionally, the raw deliveries
     // marked processed and the job done.
@@ -97,10 +98,11 @@ export const messagingRoutines = defineSqlRoutines({
         v_at := greatest(v_now, v_last + interval '1 microsecond');
 
         insert into messages (conversation_id, client_id, channel_id, direction, sender_type, content, message_type, media,
-          status, external_message_id, priority, ai_summary, sentiment, created_at)
+          status, external_message_id, priority, priority_reason, ai_summary, sentiment, created_at)
         values (v_conv, v_client, v_channel, 'inbound', 'customer', v_item->>'text', v_item->>'type',
           case when jsonb_typeof(v_item->'media') = 'object' then v_item->'media' end,
-          'received', v_item->>'externalId', v_item->>'priority', v_item->>'aiSummary', (v_item->>'sentiment')::real, v_at)
+          'received', v_item->>'externalId', v_item->>'priority', v_item->>'priorityReason', v_item->>'aiSummary',
+          (v_item->>'sentiment')::real, v_at)
         on conflict (channel_id, external_message_id) where external_message_id is not null do nothing
         returning id into v_msg;
         if v_msg is null then
@@ -129,6 +131,14 @@ export const messagingRoutines = defineSqlRoutines({
             when v_item->>'priority' = 'high' or c.priority = 'high' then 'high'
             when v_item->>'priority' = 'medium' or c.priority = 'medium' then 'medium'
             else 'low' end,
+          -- why it has that priority: the reason of the message that raised it to this level (the
+          -- first one that did; a message at the same level with a reason fills a missing one)
+          priority_reason = case
+            when (case v_item->>'priority' when 'high' then 2 when 'medium' then 1 else 0 end)
+                 > (case c.priority when 'high' then 2 when 'medium' then 1 else 0 end)
+              then v_item->>'priorityReason'
+            when v_item->>'priority' = c.priority and c.priority_reason is null then v_item->>'priorityReason'
+            else c.priority_reason end,
           ai_summary = v_item->>'aiSummary',
           -- the mood moves with each message, recent ones weighing more
           sentiment = case

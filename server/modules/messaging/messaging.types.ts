@@ -4,7 +4,7 @@
  * and the JSON its database functions accept. Exported through messaging.service.ts and index.ts.
  */
 import type { Priority } from '../../../common/api/conversations';
-import { derivePriority, keywordSummary } from '../../../common/messaging/keyword-rules';
+import { keywordSummary, priorityKeyword } from '../../../common/messaging/keyword-rules';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageMedia, MessageType, SenderType } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
 import type { JobCompletion } from '../../jobs/define-job';
@@ -53,6 +53,8 @@ export interface SendInput {
 /** What Parley derives from a customer's message as it is stored (the AI agent's intelligence). */
 export interface InboundAnnotation {
   priority: Priority;
+  /** What raised the priority (`Keyword “urgent”`, `Negative tone`); null or absent when nothing did. */
+  priorityReason?: string | null;
   /** The message's summary (the spec's category). */
   aiSummary: string;
   /** -1 … 1, or null when not measured. */
@@ -62,7 +64,10 @@ export interface InboundAnnotation {
 export type AnnotateInbound = (text: string, type: MessageType) => InboundAnnotation;
 
 /** The spec's keyword rules (§9), the default until the agents module provides more. */
-export const keywordAnnotation: AnnotateInbound = (text) => ({ priority: derivePriority(text), aiSummary: keywordSummary(text), sentiment: null });
+export const keywordAnnotation: AnnotateInbound = (text) => {
+  const { priority, keyword } = priorityKeyword(text);
+  return { priority, priorityReason: keyword === null ? null : `Keyword “${keyword}”`, aiSummary: keywordSummary(text), sentiment: null };
+};
 
 export interface RecordInboundOptions {
   performedBy?: PerformedBy;

@@ -1,8 +1,10 @@
-import { CircleAlert, GraduationCap } from 'lucide-react';
+import { CircleAlert, GraduationCap, Info, AlertTriangle } from 'lucide-react';
+import { accuracyNote } from '@common/agents/accuracy-note';
 import type { TrainingView } from '@common/api/agents';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { cn } from '@/lib/cn';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { isTrainingActive, metricsText, progressPercent, trainingSummary, type TrainingTone } from '../lib/training';
 
@@ -42,6 +44,8 @@ export function TrainingBadge({ training }: { training: TrainingView }) {
 export function TrainingStatusCard({ training }: { training: TrainingView }) {
   const summary = trainingSummary(training, (iso) => formatDateTime(iso));
   const metrics = metricsText(training.metrics);
+  // What the accuracy was measured on, and a warning when the knowledge base is too small to estimate it.
+  const note = training.metrics ? accuracyNote(training.metrics) : null;
   const busy = isTrainingActive(training);
   return (
     <Card aria-labelledby="training-status-title" role="region">
@@ -87,6 +91,12 @@ export function TrainingStatusCard({ training }: { training: TrainingView }) {
           </div>
         </dl>
         {metrics ? <p className="text-muted-foreground">{metrics}</p> : null}
+        {note ? (
+          <p className={cn('flex items-start gap-1.5 text-xs', note.tooSmall ? 'text-warning' : 'text-muted-foreground')} data-testid="accuracy-note">
+            {note.tooSmall ? <AlertTriangle aria-hidden className="mt-0.5 size-3.5 shrink-0" /> : <Info aria-hidden className="mt-0.5 size-3.5 shrink-0" />}
+            <span className="min-w-0">{note.text}</span>
+          </p>
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -1,6 +1,6 @@
 import { BookOpen, FileQuestion, MessageCircleQuestion, Send } from 'lucide-react';
 import { useState } from 'react';
-import { tryAgentInput } from '@common/api/agents';
+import { tryAgentInput, type TryAgentResult } from '@common/api/agents';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -15,6 +15,82 @@ const DECISION: Record<'answer' | 'handoff' | 'fallback', { label: string; varia
   handoff: { label: 'Hands off to a person', variant: 'warning' },
   fallback: { label: 'Asks to rephrase', variant: 'secondary' },
 };
+
+type ReceivedKind = NonNullable<TryAgentResult['received']>['kind'];
+type AnswerSource = TryAgentResult['sources'][number];
+
+const RECEIVED_HEADING: Record<ReceivedKind, string> = {
+  answer: 'The customer would receive the answer',
+  greeting: 'The customer would receive the greeting',
+  handoff: 'The customer would receive the hand-off message',
+  fallback: 'The customer would receive the fallback message',
+};
+
+/** A greeting is answered (with the greeting text) whatever the engine thought of it. */
+function decisionOf(kind: ReceivedKind, decision: TryAgentResult['decision']): TryAgentResult['decision'] {
+  return kind === 'greeting' || kind === 'answer' ? 'answer' : decision;
+}
+
+function SourceList({ sources }: { sources: readonly AnswerSource[] }) {
+  if (sources.length === 0) return <p className="text-xs text-muted-foreground">No source in the knowledge base matched.</p>;
+  return (
+    <div className="grid min-w-0 gap-1">
+      <h4 className="text-xs font-medium text-muted-foreground">Sources</h4>
+      <ul className="grid min-w-0 gap-1">
+        {sources.map((source) => (
+          <li key={`${source.kind}-${source.id}`} className="flex min-w-0 items-center gap-2">
+            {source.kind === 'faq' ? (
+              <FileQuestion aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+            ) : (
+              <BookOpen aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
+            )}
+            <span className="sr-only">{source.kind === 'faq' ? 'FAQ entry:' : 'Article:'}</span>
+            {source.link ? (
+              <a href={source.link} target="_blank" rel="noreferrer noopener" className="truncate text-primary hover:underline">
+                {source.title}
+              </a>
+            ) : (
+              <span className="truncate">{source.title}</span>
+            )}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What the agent would do with the question: what the customer receives, and the answer it would not send, apart. */
+export function TryAgentResultView({ result }: { result: TryAgentResult }) {
+  // Older servers send only the engine's reply: that is what the customer receives when it answers.
+  const received = result.received ?? { kind: 'answer' as const, text: result.reply };
+  const rejected = result.rejected ?? null;
+  return (
+    <section aria-label="Agent reply" className="grid min-w-0 gap-3 rounded-lg border bg-muted/30 p-3 text-sm">
+      <h4 className="text-xs font-medium text-muted-foreground">{RECEIVED_HEADING[received.kind]}</h4>
+      <p className="break-words whitespace-pre-wrap" data-testid="agent-reply">
+        {received.text}
+      </p>
+      <div className="flex flex-wrap items-center gap-2">
+        {received.kind === 'greeting' ? null : <Badge variant="outline">Confidence {formatPercent(result.confidence)}</Badge>}
+        <Badge variant={DECISION[decisionOf(received.kind, result.decision)].variant}>{DECISION[decisionOf(received.kind, result.decision)].label}</Badge>
+      </div>
+      {rejected ? (
+        <div className="grid min-w-0 gap-1 rounded-md border border-dashed p-2" data-testid="rejected-candidate">
+          <p className="break-words whitespace-pre-wrap text-muted-foreground">
+            Would have answered “{rejected.reply}” at {formatPercent(rejected.confidence)}
+          </p>
+          <p className="text-xs text-muted-foreground">Not sent: {rejected.reason}.</p>
+          <SourceList sources={rejected.sources} />
+        </div>
+      ) : received.kind === 'answer' ? (
+        <SourceList sources={result.sources} />
+      ) : null}
+      <p className="text-xs text-muted-foreground">
+        {engineLabel(result.engine)} · {Math.round(result.latencyMs)} ms
+      </p>
+    </section>
+  );
+}
 
 /** "Try the agent": a question as a customer would ask it, answered with the saved configuration and live knowledge. */
 export function TryAgentCard({ clientId }: { clientId: string }) {
@@ -74,46 +150,7 @@ export function TryAgentCard({ clientId }: { clientId: string }) {
             {ask.isPending ? 'Asking...' : 'Ask'}
           </Button>
         </form>
-        {result && !ask.isPending ? (
-          <section aria-label="Agent reply" className="grid gap-3 rounded-lg border bg-muted/30 p-3 text-sm">
-            <p className="whitespace-pre-wrap" data-testid="agent-reply">
-              {result.reply}
-            </p>
-            <div className="flex flex-wrap items-center gap-2">
-              <Badge variant="outline">Confidence {formatPercent(result.confidence)}</Badge>
-              <Badge variant={DECISION[result.decision].variant}>{DECISION[result.decision].label}</Badge>
-            </div>
-            {result.sources.length > 0 ? (
-              <div className="grid gap-1">
-                <h4 className="text-xs font-medium text-muted-foreground">Sources</h4>
-                <ul className="grid gap-1">
-                  {result.sources.map((source) => (
-                    <li key={`${source.kind}-${source.id}`} className="flex items-center gap-2">
-                      {source.kind === 'faq' ? (
-                        <FileQuestion aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
-                      ) : (
-                        <BookOpen aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
-                      )}
-                      <span className="sr-only">{source.kind === 'faq' ? 'FAQ entry:' : 'Article:'}</span>
-                      {source.link ? (
-                        <a href={source.link} target="_blank" rel="noreferrer noopener" className="truncate text-primary hover:underline">
-                          {source.title}
-                        </a>
-                      ) : (
-                        <span className="truncate">{source.title}</span>
-                      )}
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ) : (
-              <p className="text-xs text-muted-foreground">No source in the knowledge base matched.</p>
-            )}
-            <p className="text-xs text-muted-foreground">
-              {engineLabel(result.engine)} · {Math.round(result.latencyMs)} ms
-            </p>
-          </section>
-        ) : null}
+        {result && !ask.isPending ? <TryAgentResultView result={result} /> : null}
       </CardContent>
     </Card>
   );

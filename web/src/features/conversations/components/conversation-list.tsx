@@ -16,7 +16,9 @@ import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
 import { contactLabel, STATUS_LABEL, truncateText } from '@/lib/messaging-format';
 import type { useConversations } from '../api/find-conversations';
 import { CONVERSATION_TABS, type ConversationListTab } from '../lib/tabs';
+import { priorityText, requestText } from '../lib/understanding';
 import { StatusBadge } from './status-badge';
+import { PriorityReasonInline, SentimentIndicator } from './understanding';
 
 export interface ConversationListProps {
   tab: ConversationListTab;
@@ -70,6 +72,7 @@ function ConversationItem({ conversation, selected, showClient }: { conversation
   next.set('id', conversation.id);
   const name = contactLabel(conversation.contact, conversation.platform);
   const needsHuman = conversation.handledBy === 'human' || conversation.status === 'escalated';
+  const request = requestText(conversation);
   return (
     <li>
       <Link
@@ -99,8 +102,19 @@ function ConversationItem({ conversation, selected, showClient }: { conversation
               {conversation.lastMessagePreview ? truncateText(conversation.lastMessagePreview, 80) : 'No messages yet'}
             </span>
           )}
+          {request ? (
+            <span className="truncate text-xs text-foreground/80" data-testid="conversation-request" title={request}>
+              {request}
+            </span>
+          ) : null}
           <span className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             <StatusBadge status={conversation.status} />
+            <SentimentIndicator sentiment={conversation.sentiment} />
+            {conversation.priority !== 'low' ? (
+              <span className="min-w-0 truncate" data-testid="conversation-priority" title={priorityText(conversation.priority, conversation.priorityReason)}>
+                <PriorityReasonInline priority={conversation.priority} reason={conversation.priorityReason} />
+              </span>
+            ) : null}
             <span>{showClient ? conversation.clientName : CHANNEL_KIND_LABEL[conversation.platform]}</span>
             {conversation.unreadCount > 0 ? (
               <Badge className="ml-auto rounded-full tabular-nums" aria-label={`${conversation.unreadCount} unread`}>

@@ -19,6 +19,7 @@ import { useUpdateConversation } from '../api/update-conversation';
 import { Composer } from './composer';
 import { MessageThread } from './message-thread';
 import { StatusBadge } from './status-badge';
+import { ConversationUnderstanding } from './understanding';
 
 function ConversationHeader({ conversation, userId, showClient }: { conversation: ConversationView; userId: string; showClient: boolean }) {
   const update = useUpdateConversation();
@@ -114,6 +115,7 @@ function ConversationHeader({ conversation, userId, showClient }: { conversation
           </Button>
         </div>
       </div>
+      <ConversationUnderstanding conversation={conversation} />
     </header>
   );
 }
