@@ -218,6 +218,16 @@ test.describe('AI agents', () => {
     await expect(row).toContainText('Not trained');
     // Managers read; only admins configure.
     await expect(row.getByRole('link', { name: /Configure/u })).toHaveCount(0);
+    // Answers by engine and cost, per client and period (nothing answered yet).
+    const costs = page.getByRole('region', { name: 'Answers and cost' });
+    await costs.getByRole('combobox', { name: 'Client' }).click();
+    await page.getByRole('option', { name: client.companyName }).click();
+    await costs.getByRole('combobox', { name: 'Period' }).click();
+    await page.getByRole('option', { name: 'Last 30 days' }).click();
+    await expect(page).toHaveURL(new RegExp(`/agents\\?client=${client.id}&days=30$`, 'u'));
+    await expect(costs.getByRole('definition').filter({ hasText: '$0.00' })).toHaveCount(1);
+    await expect(costs).toContainText('Cost per automated resolution');
+    await expect(costs).toContainText('An automated resolution is a conversation');
 
     const adminContext = await newWatchedContext(browser, problems);
     try {

@@ -130,6 +130,7 @@ test.describe('at 390 px no page scrolls sideways', () => {
         `/admin/clients?client=${clientId}`,
         `/settings?tab=agents&client=${clientId}`,
         `/settings?tab=agents&client=${clientId}&section=knowledge`,
+        `/agents?client=${clientId}&days=30`,
         '/settings?tab=security',
       ],
       'admin',

@@ -22,7 +22,7 @@ import {
   trainEmbeddedModel,
 } from '../server/modules/agents/engines/embedded/model';
 import { type Example, fewShot, loadBanking77, loadClinc150, stratifiedSplit, toEntries } from './datasets';
-import { FAQ_BEGIN, FAQ_END, FAQ_EPISODES, type FaqRun, faqResultsTable, faqSection, faqTargets, faqTargetTable, loadFaqPools, runFaqProtocol, spliceFaqSection } from './faq';
+import { FAQ_BEGIN, FAQ_END, FAQ_EPISODES, type FaqRun, faqHybridLines, faqResultsTable, faqSection, faqTargets, faqTargetTable, loadFaqPools, runFaqProtocol, spliceFaqSection } from './faq';
 import { DEFAULT_THRESHOLD, type Evaluation, evaluate, pct } from './metrics';
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
@@ -167,7 +167,7 @@ function main(): void {
 
   const list = targets(runs);
   if (runs.length) console.log(`\n${resultsTable(runs).join('\n')}\n\n${targetTable(list).join('\n')}`);
-  if (faq) console.log(`\n${faqResultsTable(faq).join('\n')}\n\n${faqTargetTable(faqTargets(faq)).join('\n')}`);
+  if (faq) console.log(`\n${faqResultsTable(faq).join('\n')}\n\n${faqHybridLines(faq).join('\n')}\n\n${faqTargetTable(faqTargets(faq)).join('\n')}`);
   const customised = JSON.stringify(options) !== JSON.stringify(DEFAULT_TRAIN_OPTIONS);
   const faqOnly = args.only?.size === 1 && args.only.has('faq') && !args.faqPools;
   const episodesOk = args.episodes === FAQ_EPISODES || args.forceWrite;

@@ -10,6 +10,7 @@ import {
   FAQ_INTENTS,
   FAQ_OTHER_INTENT,
   FAQ_OUT_OF_SCOPE,
+  faqHybridLines,
   loadFaqPools,
   sampleEpisode,
   scoreEpisode,
@@ -151,6 +152,13 @@ describe('FAQ-sized scoring', () => {
     expect(at.errorPerEpisode).toMatchObject({ mean: 0.5, sd: 0 });
     expect(at.handedOff.mean).toBeCloseTo((0.5 + 1) / 2, 10);
     expect(s.trainMs.mean).toBe(15);
+    // Hybrid: every question at or above the threshold is answered without the LLM — at 0.7 the good
+    // episode's 180 paraphrases and 150 other-intent questions of 480, the silent one's none.
+    expect(at.withoutLlm.mean).toBeCloseTo(330 / 480 / 2, 10);
+    const run = { validation: false, episodes: 2, pools: [], settings: [s], seconds: 0 };
+    expect(faqHybridLines(run, 1)).toEqual([
+      'Hybrid (embedded first), P, k = 1 @0.8: questions answered without calling the LLM — 25.0 ± 35.4 % of the paraphrases (error 0.0 %), 25.0 ± 35.4 % of all questions including the unanswerable ones',
+    ]);
   });
 
   it('stat: mean, sample standard deviation, min and max', () => {

@@ -182,6 +182,12 @@ export interface FaqAtThreshold {
   handedOff: Stat;
   otherHandedOff: Stat;
   outOfScopeHandedOff: Stat;
+  /**
+   * The hybrid engine (embedded first, issue 12 §3): the share of all the episode's questions
+   * (paraphrases and unanswerable ones) at or above the threshold, which the embedded engine
+   * answers without calling the LLM, per episode.
+   */
+  withoutLlm: Stat;
 }
 
 export interface FaqSetting {
@@ -227,6 +233,13 @@ export function summarise(pool: Pick<FaqPool, 'id' | 'name'>, k: number, scores:
         handedOff: stat(at.map((x) => (x.otherHandedOff + x.outOfScopeHandedOff) / (x.s.otherIntent + x.s.outOfScope))),
         otherHandedOff: stat(at.map((x) => x.otherHandedOff / x.s.otherIntent)),
         outOfScopeHandedOff: stat(at.map((x) => x.outOfScopeHandedOff / x.s.outOfScope)),
+        withoutLlm: stat(
+          at.map(
+            (x) =>
+              (x.answered + (x.s.otherIntent - x.otherHandedOff) + (x.s.outOfScope - x.outOfScopeHandedOff)) /
+              (x.s.paraphrases + x.s.otherIntent + x.s.outOfScope),
+          ),
+        ),
       };
     }),
   };
@@ -335,6 +348,23 @@ export function faqDetailTable(run: FaqRun): string[] {
   return lines;
 }
 
+/**
+ * Issue 12 §6's hybrid figure: with an LLM configured embedded first, the share of questions the
+ * embedded engine answers without calling the LLM — its answered share at the threshold — on the
+ * k = 4 episodes at 0.8. No LLM is needed to measure it: everything below the threshold goes to it.
+ */
+export function faqHybridLines(run: FaqRun, k = 4): string[] {
+  return run.settings
+    .filter((s) => s.k === k)
+    .map((s) => {
+      const at = s.thresholds.find((t) => t.threshold === DEFAULT_THRESHOLD)!;
+      return (
+        `Hybrid (embedded first), ${s.name}, k = ${k} @${DEFAULT_THRESHOLD}: questions answered without calling the LLM — ` +
+        `${fmt(at.answered)} % of the paraphrases (error ${num(at.error)} %), ${fmt(at.withoutLlm)} % of all questions including the unanswerable ones`
+      );
+    });
+}
+
 export interface FaqTarget {
   name: string;
   measured: string;
@@ -400,6 +430,8 @@ export function faqSection(run: FaqRun, date: string): string {
     ...faqResultsTable(run),
     '',
     ...faqDetailTable(run),
+    '',
+    ...faqHybridLines(run).map((line) => `- ${line}`),
     '',
     '### Targets (issue 12 §2, default threshold 0.8)',
     '',

@@ -7,6 +7,7 @@
  *   GET    /api/v1/clients/:clientId/agent                 -> agentView
  *   PUT    /api/v1/clients/:clientId/agent                 updateAgentInput -> agentView (admin)
  *   POST   /api/v1/clients/:clientId/agent/try             tryAgentInput -> tryAgentResult (admin, manager)
+ *   GET    /api/v1/clients/:clientId/agent/stats?days=     -> agentStats (answers by engine, hand-offs, LLM cost)
  *   GET    /api/v1/clients/:clientId/knowledge?search=     -> knowledgeView
  *   POST   /api/v1/clients/:clientId/knowledge/entries     knowledgeEntryInput -> knowledgeEntry (201, admin)
  *   PUT    /api/v1/knowledge/entries/:id                   knowledgeEntryInput -> knowledgeEntry (admin)
@@ -41,6 +42,24 @@ export const ENGINE_LABELS: Record<EngineKindName, string> = {
   openai: 'OpenAI',
   anthropic: 'Anthropic',
   'openai-compatible': 'OpenAI-compatible server',
+};
+
+/**
+ * How an agent with an LLM engine uses it. `embedded-first`: the embedded engine answers what it is
+ * confident about (confidence ≥ the agent's threshold) at no cost, and only the other questions go
+ * to the LLM. `llm`: every question goes to the LLM. Ignored by the embedded engine.
+ */
+export const llmMode = z
+  .enum(['embedded-first', 'llm'], { error: 'Use embedded-first or llm' })
+  .describe(
+    "With an LLM engine: 'embedded-first' (the embedded engine answers when its confidence reaches the threshold, at no cost; only the other questions go to the LLM) or 'llm' (every question goes to the LLM). Ignored by the embedded engine.",
+  );
+export type LlmMode = z.infer<typeof llmMode>;
+/** New LLM configurations start embedded-first. */
+export const DEFAULT_LLM_MODE: LlmMode = 'embedded-first';
+export const LLM_MODE_LABELS: Record<LlmMode, string> = {
+  'embedded-first': 'Embedded first, LLM only when needed',
+  llm: 'LLM for every question',
 };
 
 export const DEFAULT_AGENT_TEXTS = {
@@ -129,6 +148,7 @@ export const agentView = z.object({
   fallbackText: z.string(),
   awayText: z.string(),
   engine: engineKind,
+  llmMode,
   llmModel: z.string().nullable(),
   llmBaseUrl: z.string().nullable(),
   /** Whether an API key is stored (the key itself is never returned). */
@@ -171,6 +191,8 @@ export const updateAgentFields = z.object({
   fallbackText: text('Fallback text', 1000),
   awayText: text('Away text', 1000),
   engine: engineKind,
+  /** With an LLM engine: embedded first (the LLM only below the threshold) or the LLM for every question. */
+  llmMode,
   llmModel: z.string().trim().max(200).nullable(),
   llmBaseUrl: z.url({ protocol: /^https?$/u, error: 'Enter an http(s) URL' }).max(2048).nullable(),
   /** Write-only: a new key, or null to remove the stored one; absent keeps it. */
@@ -200,6 +222,46 @@ export const tryAgentResult = z.object({
   rejected: z.object({ reply: z.string(), confidence: z.number(), reason: z.string(), sources: z.array(answerSource) }).nullable().optional(),
 });
 export type TryAgentResult = z.infer<typeof tryAgentResult>;
+
+// Answers by engine and cost -------------------------------------------------------------------
+
+/** The periods the agents page offers (any 1–90 days is accepted). */
+export const AGENT_STATS_PERIODS = [7, 30] as const;
+export const agentStatsQuery = z.object({ days: z.coerce.number().int().min(1).max(90).default(7) });
+
+/**
+ * The agent's AI messages of the last `days` days (`messages.ai`), by what produced them, and what
+ * the LLM cost. An *automated resolution* is a conversation in which the agent sent at least one
+ * answer (either engine) in the period, that no person has written in and the agent never handed
+ * off, and that is not escalated now: the customer got answers and did not need a person. The
+ * cost per automated resolution is the LLM cost of all the period's AI messages (answers,
+ * hand-offs and failed LLM calls alike) divided by those conversations; null when there are none.
+ */
+export const agentStats = z.object({
+  clientId: z.uuid(),
+  days: z.number().int(),
+  since: isoDate,
+  /** AI messages by what produced them: `embedded` and `llm` answers, the greeting and away texts. */
+  answers: z.object({ embedded: z.number().int(), llm: z.number().int(), greeting: z.number().int(), away: z.number().int() }),
+  /** Hand-offs to a person (below the threshold, out of scope, or asked for a person). */
+  handoffs: z.number().int(),
+  /** "Please rephrase" texts (below the threshold with escalation off). */
+  fallbacks: z.number().int(),
+  /** Replies for which the LLM was called (answered, handed off, or failed and the embedded engine answered). */
+  llmCalls: z.number().int(),
+  /** LLM calls that failed (time-out, provider error, invalid output): the embedded engine's answer was used. */
+  llmFailures: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  /** Estimated, from the configured prices per million tokens (0 for models without a price). Conversation summaries are not included. */
+  llmCostUsd: z.number().describe('Estimated US dollars for the LLM tokens of the period’s AI messages (conversation summaries not included)'),
+  automatedResolutions: z
+    .number()
+    .int()
+    .describe('Conversations with an AI answer in the period that no person has written in, the agent never handed off, and that are not escalated'),
+  costPerAutomatedResolutionUsd: z.number().nullable().describe('llmCostUsd ÷ automatedResolutions; null when there are none'),
+});
+export type AgentStats = z.infer<typeof agentStats>;
 
 // Knowledge base ------------------------------------------------------------------------------
 

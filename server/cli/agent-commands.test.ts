@@ -52,4 +52,12 @@ describe.each(ENGINES)('agent commands (%s)', (engine) => {
     await expect(run(app, ['agents:configure', '--client', client.id, '--threshold', '0.5'])).rejects.toThrow(/--threshold: Use 0.7, 0.8 or 0.9/u);
     await expect(run(app, ['agents:configure', '--client', client.id, '--escalation', 'maybe'])).rejects.toThrow(/--escalation: Use on or off/u);
   });
+
+  it('agents:configure sets how an LLM is used: embedded first (the default) or for every question', async () => {
+    const client = await createTestClient(app);
+    const first = await run(app, ['agents:configure', '--client', client.id, '--engine', 'openai', '--api-key', 'sk-test-cli-0123456789']);
+    expect(first).toMatchObject({ engine: 'openai', llmMode: 'embedded-first' });
+    expect(await run(app, ['agents:configure', '--client', client.id, '--llm-mode', 'llm'])).toMatchObject({ engine: 'openai', llmMode: 'llm' });
+    await expect(run(app, ['agents:configure', '--client', client.id, '--llm-mode', 'always'])).rejects.toThrow(/--llm-mode: Use embedded-first or llm/u);
+  });
 });

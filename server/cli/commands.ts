@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { accuracyNote } from '../../common/agents/accuracy-note';
-import { engineKind, updateAgentFields } from '../../common/api/agents';
+import { engineKind, llmMode, updateAgentFields } from '../../common/api/agents';
 import { createChannelInput, createClientInput } from '../../common/api/channels';
 import { ROLES } from '../../common/roles';
 import { emailSchema, nameSchema, newPasswordSchema } from '../../common/validation/auth';
@@ -144,7 +144,7 @@ export const commands = [
   defineCommand({
     name: 'agents:configure',
     summary: "Configure a client's AI agent and switch it on",
-    usage: 'agents:configure --client CLIENT_ID [--threshold 0.7|0.8|0.9] [--delay SECONDS] [--escalation on|off] [--engine embedded|openai|anthropic|openai-compatible] [--model M] [--base-url U] [--api-key K] [--enabled on|off]',
+    usage: 'agents:configure --client CLIENT_ID [--threshold 0.7|0.8|0.9] [--delay SECONDS] [--escalation on|off] [--engine embedded|openai|anthropic|openai-compatible] [--llm-mode embedded-first|llm] [--model M] [--base-url U] [--api-key K] [--enabled on|off]',
     flags: z.object({
       client: clientFlag,
       threshold: z
@@ -157,6 +157,7 @@ export const commands = [
         .optional(),
       escalation: onOff.optional(),
       engine: engineKind.optional(),
+      llmMode: llmMode.optional(),
       model: z.string().min(1).optional(),
       baseUrl: z.url({ error: 'Enter an http(s) URL' }).optional(),
       apiKey: z.string().min(1).optional(),
@@ -169,12 +170,13 @@ export const commands = [
         ...(flags.delay === undefined ? {} : { responseDelaySeconds: flags.delay }),
         ...(flags.escalation === undefined ? {} : { escalationEnabled: flags.escalation }),
         ...(flags.engine === undefined ? {} : { engine: flags.engine }),
+        ...(flags.llmMode === undefined ? {} : { llmMode: flags.llmMode }),
         ...(flags.model === undefined ? {} : { llmModel: flags.model }),
         ...(flags.baseUrl === undefined ? {} : { llmBaseUrl: flags.baseUrl }),
         ...(flags.apiKey === undefined ? {} : { llmApiKey: flags.apiKey }),
       });
-      const { clientId, name, enabled, confidenceThreshold, escalationEnabled, responseDelaySeconds, engine, llmModel, hasLlmApiKey } = agent;
-      return { clientId, name, enabled, confidenceThreshold, escalationEnabled, responseDelaySeconds, engine, llmModel, hasLlmApiKey };
+      const { clientId, name, enabled, confidenceThreshold, escalationEnabled, responseDelaySeconds, engine, llmMode: mode, llmModel, hasLlmApiKey } = agent;
+      return { clientId, name, enabled, confidenceThreshold, escalationEnabled, responseDelaySeconds, engine, llmMode: mode, llmModel, hasLlmApiKey };
     },
   }),
   defineCommand({

@@ -341,6 +341,7 @@ export interface ChatMessagesTable {
 }
 
 export type AgentEngine = 'embedded' | 'openai' | 'anthropic' | 'openai-compatible';
+export type AgentLlmMode = 'embedded-first' | 'llm';
 
 export interface AiMessageInfo {
   engine: AgentEngine;
@@ -377,6 +378,8 @@ export interface AgentsTable {
   fallbackText: string;
   awayText: string;
   engine: ColumnType<AgentEngine, AgentEngine | undefined, AgentEngine>;
+  /** With an LLM engine: embedded first, the LLM only below the threshold; or the LLM for every question (0011). */
+  llmMode: ColumnType<AgentLlmMode, AgentLlmMode | undefined, AgentLlmMode>;
   llmModel: string | null;
   llmBaseUrl: string | null;
   llmApiKeySealed: string | null;

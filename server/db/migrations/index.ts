@@ -7,6 +7,7 @@ import * as hotPaths from './0005-hot-paths';
 import * as sendAttempts from './0007-send-attempts';
 import * as inbox from './0009-inbox';
 import * as sqlRoutines from './0010-sql-routines';
+import * as agentHybrid from './0011-agent-hybrid';
 import * as understanding from './0012-understanding';
 
 /** Every migration, in order. Names never change once released. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0007-send-attempts': sendAttempts,
   '0009-inbox': inbox,
   '0010-sql-routines': sqlRoutines,
+  '0011-agent-hybrid': agentHybrid,
   '0012-understanding': understanding,
 };

@@ -6,7 +6,9 @@
 import {
   DEFAULT_AGENT_TEXTS,
   DEFAULT_CONFIDENCE_THRESHOLD,
+  DEFAULT_LLM_MODE,
   DEFAULT_RESPONSE_DELAY_SECONDS,
+  type AgentStats,
   type AgentView,
   type TrainingView,
   type UpdateAgentInput,
@@ -36,6 +38,8 @@ export interface AgentConfig {
   fallbackText: string;
   awayText: string;
   engine: Agent['engine'];
+  /** With an LLM engine: embedded first (the LLM only below the threshold), or the LLM for every question. */
+  llmMode: Agent['llmMode'];
   llmModel: string | null;
   llmBaseUrl: string | null;
   llmApiKey: string | null;
@@ -99,6 +103,7 @@ export class AgentConfigService {
         fallbackText: DEFAULT_AGENT_TEXTS.fallback,
         awayText: DEFAULT_AGENT_TEXTS.away,
         engine: 'embedded',
+        llmMode: DEFAULT_LLM_MODE,
         llmModel: null,
         llmBaseUrl: null,
         llmApiKey: null,
@@ -121,6 +126,7 @@ export class AgentConfigService {
       fallbackText: row.fallbackText,
       awayText: row.awayText,
       engine: row.engine,
+      llmMode: row.llmMode,
       llmModel: row.llmModel,
       llmBaseUrl: row.llmBaseUrl,
       llmApiKey: row.llmApiKeySealed ? this.deps.secretBox.open(row.llmApiKeySealed) : null,
@@ -165,12 +171,27 @@ export class AgentConfigService {
       fallbackText: config.fallbackText,
       awayText: config.awayText,
       engine: config.engine,
+      llmMode: config.llmMode,
       llmModel: config.llmModel,
       llmBaseUrl: config.llmBaseUrl,
       hasLlmApiKey: Boolean(row?.llmApiKeySealed),
       training,
       stats,
       updatedAt: iso(row?.updatedAt),
+    };
+  }
+
+  /** The agent's answers by engine, hand-offs and LLM cost over the last `days` days (see `agentStats` in common/api/agents.ts). */
+  async agentStats(user: SessionUser | null, clientId: string, days: number): Promise<AgentStats> {
+    await visibleClient(this.deps.agents, user, clientId);
+    const since = new Date(this.deps.clock.now().getTime() - days * 24 * 60 * 60_000);
+    const stats = await this.deps.agents.engineStats(clientId, since);
+    return {
+      clientId,
+      days,
+      since: since.toISOString(),
+      ...stats,
+      costPerAutomatedResolutionUsd: stats.automatedResolutions > 0 ? stats.llmCostUsd / stats.automatedResolutions : null,
     };
   }
 
@@ -219,6 +240,7 @@ export class AgentConfigService {
           fallbackText: next.fallbackText,
           awayText: next.awayText,
           engine: next.engine,
+          llmMode: next.llmMode,
           llmModel: next.llmModel,
           llmBaseUrl: next.llmBaseUrl,
           llmApiKeySealed: apiKeySealed,

@@ -52,7 +52,8 @@ describe.each(ENGINES)('AI agent policy with an LLM engine (%s)', (engine) => {
   });
   beforeEach(() => fake.reset());
 
-  const llmAgent = (): UpdateAgentInput => ({ engine: 'openai-compatible', llmBaseUrl: fake.baseUrl, llmModel: MODEL, llmApiKey: API_KEY });
+  // Every question through the LLM (the hybrid, embedded first, is agents.hybrid.test.ts).
+  const llmAgent = (): UpdateAgentInput => ({ engine: 'openai-compatible', llmMode: 'llm', llmBaseUrl: fake.baseUrl, llmModel: MODEL, llmApiKey: API_KEY });
 
   const setup = (config: UpdateAgentInput = llmAgent()) => createAgentClient(app, config);
 
@@ -175,7 +176,7 @@ describe.each(ENGINES)('AI agent policy with an LLM engine (%s)', (engine) => {
   });
 
   it('answers through the openai engine at its base URL (a proxy), priced', async () => {
-    const { channel } = await setup({ engine: 'openai', llmBaseUrl: fake.baseUrl, llmModel: 'gpt-4o-mini', llmApiKey: API_KEY });
+    const { channel } = await setup({ engine: 'openai', llmMode: 'llm', llmBaseUrl: fake.baseUrl, llmModel: 'gpt-4o-mini', llmApiKey: API_KEY });
     fake.script(answer({ answer: SHIPPING, confidence: 0.9, handoff: false, sources: ['P1'] }, { inputTokens: 1000, outputTokens: 50 }), { content: SUMMARY });
 
     const conversationId = await ask(channel, 'is shipping free?');
@@ -191,7 +192,7 @@ describe.each(ENGINES)('AI agent policy with an LLM engine (%s)', (engine) => {
   });
 
   it('answers through the anthropic engine at its base URL, priced', async () => {
-    const { channel } = await setup({ engine: 'anthropic', llmBaseUrl: fake.baseUrl, llmModel: 'claude-haiku-4-5', llmApiKey: API_KEY });
+    const { channel } = await setup({ engine: 'anthropic', llmMode: 'llm', llmBaseUrl: fake.baseUrl, llmModel: 'claude-haiku-4-5', llmApiKey: API_KEY });
     fake.script(answer({ answer: SHIPPING, confidence: 0.9, handoff: false, sources: ['P1'] }, { inputTokens: 2000, outputTokens: 40 }), { content: SUMMARY });
 
     const conversationId = await ask(channel, 'is shipping free?');
@@ -271,7 +272,7 @@ describe.each(ENGINES)('LLM base URLs cannot reach this server or its networks (
     const { client, channel } = await createAgentClient(app);
     await app.database.db
       .updateTable('agents')
-      .set({ engine: 'openai-compatible', llmBaseUrl: fake.baseUrl, llmModel: MODEL })
+      .set({ engine: 'openai-compatible', llmMode: 'llm', llmBaseUrl: fake.baseUrl, llmModel: MODEL })
       .where('clientId', '=', client.id)
       .execute();
     fake.script(answer({ answer: 'an answer from the internal service', confidence: 1, handoff: false, sources: ['P1'] }));

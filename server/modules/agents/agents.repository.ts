@@ -1,6 +1,7 @@
 /**
  * The SQL of agent configuration: `agents` rows, the clients and channels they belong to, and the
- * reply statistics shown with an agent. Callers inside a transaction pass it as `db`.
+ * reply statistics shown with an agent (answers by engine, LLM cost; read from messaging's
+ * `messages` and `conversations`, a listed read). Callers inside a transaction pass it as `db`.
  */
 import { sql, type Insertable } from 'kysely';
 import { type Db, PREPARED } from '../../db/database';
@@ -86,4 +87,61 @@ export class AgentsRepository {
       averageConfidence: row.confidence === null ? null : Number(row.confidence),
     };
   }
+
+  /**
+   * The client's AI messages since `since` by what produced them (`messages.ai`), the LLM's tokens
+   * and cost, and the automated resolutions: conversations with an AI answer since `since` in which
+   * no person has written, the agent never handed off, and that are not escalated now.
+   */
+  async engineStats(clientId: string, since: Date): Promise<EngineStats> {
+    const row = await this.db
+      .selectFrom('messages')
+      .select([
+        sql<string>`count(*) filter (where ai->>'decision' = 'answer' and ai->>'engine' = 'embedded')`.as('embedded'),
+        sql<string>`count(*) filter (where ai->>'decision' = 'answer' and ai->>'engine' <> 'embedded')`.as('llm'),
+        sql<string>`count(*) filter (where ai->>'decision' = 'greeting')`.as('greeting'),
+        sql<string>`count(*) filter (where ai->>'decision' = 'away')`.as('away'),
+        sql<string>`count(*) filter (where ai->>'decision' = 'handoff')`.as('handoffs'),
+        sql<string>`count(*) filter (where ai->>'decision' = 'fallback')`.as('fallbacks'),
+        // The greeting and away texts carry the configured engine but call nothing.
+        sql<string>`count(*) filter (where ai->>'decision' not in ('greeting', 'away') and (ai->>'engine' <> 'embedded' or ai ? 'fallbackReason'))`.as('llmCalls'),
+        sql<string>`count(*) filter (where ai ? 'fallbackReason')`.as('llmFailures'),
+        sql<string>`coalesce(sum((ai->'usage'->>'inputTokens')::bigint), 0)`.as('inputTokens'),
+        sql<string>`coalesce(sum((ai->'usage'->>'outputTokens')::bigint), 0)`.as('outputTokens'),
+        sql<string>`coalesce(sum((ai->'usage'->>'costUsd')::float8), 0)`.as('costUsd'),
+        sql<string>`(select count(distinct a.conversation_id) from messages a
+          join conversations c on c.id = a.conversation_id and c.status <> 'escalated'
+          where a.client_id = ${clientId} and a.sender_type = 'ai' and a.created_at >= ${since} and a.ai->>'decision' = 'answer'
+            and not exists (select 1 from messages p where p.conversation_id = a.conversation_id
+              and (p.sender_type = 'agent' or (p.sender_type = 'ai' and p.ai->>'decision' = 'handoff'))))`.as('resolutions'),
+      ])
+      .where('clientId', '=', clientId)
+      .where('senderType', '=', 'ai')
+      .where('createdAt', '>=', since)
+      .where('ai', 'is not', null)
+      .executeTakeFirstOrThrow();
+    return {
+      answers: { embedded: Number(row.embedded), llm: Number(row.llm), greeting: Number(row.greeting), away: Number(row.away) },
+      handoffs: Number(row.handoffs),
+      fallbacks: Number(row.fallbacks),
+      llmCalls: Number(row.llmCalls),
+      llmFailures: Number(row.llmFailures),
+      inputTokens: Number(row.inputTokens),
+      outputTokens: Number(row.outputTokens),
+      llmCostUsd: Math.round(Number(row.costUsd) * 1e9) / 1e9,
+      automatedResolutions: Number(row.resolutions),
+    };
+  }
+}
+
+export interface EngineStats {
+  answers: { embedded: number; llm: number; greeting: number; away: number };
+  handoffs: number;
+  fallbacks: number;
+  llmCalls: number;
+  llmFailures: number;
+  inputTokens: number;
+  outputTokens: number;
+  llmCostUsd: number;
+  automatedResolutions: number;
 }

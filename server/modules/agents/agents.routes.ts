@@ -5,6 +5,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  agentStats,
+  agentStatsQuery,
   agentView,
   findAgentsResponse,
   knowledgeArticle,
@@ -40,6 +42,21 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agentsService: AgentsService;
     '/api/v1/clients/:clientId/agent',
     { config: signedIn, schema: { tags, summary: "A client's agent", params: clientParams, response: { 200: agentView } } },
     async (request) => service.getAgent(requireUser(request), request.params.clientId),
+  );
+
+  app.get(
+    '/api/v1/clients/:clientId/agent/stats',
+    {
+      config: signedIn,
+      schema: {
+        tags,
+        summary: "A client's agent over the last `days` days (default 7): answers by engine, hand-offs, LLM tokens and cost, cost per automated resolution",
+        params: clientParams,
+        querystring: agentStatsQuery,
+        response: { 200: agentStats },
+      },
+    },
+    async (request) => service.agentStats(requireUser(request), request.params.clientId, request.query.days),
   );
 
   app.put(

@@ -5,6 +5,7 @@
  * the CLI, the policy and the jobs, and seeds the demo agent (which needs all three).
  */
 import type {
+  AgentStats,
   AgentView,
   KnowledgeArticleInput,
   KnowledgeArticleView,
@@ -87,6 +88,11 @@ export class AgentsService {
 
   updateAgent(clientId: string, input: UpdateAgentInput): Promise<AgentView> {
     return this.#config.updateAgent(clientId, input);
+  }
+
+  /** Answers by engine, hand-offs and LLM cost over the last `days` days (scoped like getAgent). */
+  agentStats(user: SessionUser | null, clientId: string, days: number): Promise<AgentStats> {
+    return this.#config.agentStats(user, clientId, days);
   }
 
   // Knowledge base -------------------------------------------------------------------------------

@@ -7,6 +7,8 @@ import {
   CONFIDENCE_THRESHOLDS,
   ENGINE_LABELS,
   engineKind,
+  LLM_MODE_LABELS,
+  llmMode,
   MAX_RESPONSE_DELAY_SECONDS,
   type AgentView,
   type UpdateAgentInput,
@@ -106,6 +108,7 @@ export function AgentConfigForm({ agent }: { agent: AgentView }) {
   });
   const { errors, isDirty } = form.formState;
   const engine = useWatch({ control: form.control, name: 'engine' });
+  const llmModeValue = useWatch({ control: form.control, name: 'llmMode' });
   const removeApiKey = useWatch({ control: form.control, name: 'removeApiKey' });
   const disabledChannelIds = useWatch({ control: form.control, name: 'disabledChannelIds' });
 
@@ -283,6 +286,35 @@ export function AgentConfigForm({ agent }: { agent: AgentView }) {
         </FormField>
         {usesLlm(engine) ? (
           <>
+            <FormField
+              id="agent-llmMode"
+              label="When to call the LLM"
+              error={errors.llmMode?.message}
+              description={
+                llmModeValue === 'embedded-first'
+                  ? 'The embedded engine answers the questions it is sure about (at the confidence threshold) at no cost; only the others go to the LLM. Conversation summaries stay extractive.'
+                  : 'Every question goes to the LLM, which also writes the conversation summaries.'
+              }
+            >
+              <Controller
+                control={form.control}
+                name="llmMode"
+                render={({ field }) => (
+                  <Select value={field.value} onValueChange={(value) => field.onChange(llmMode.parse(value))}>
+                    <SelectTrigger id="agent-llmMode" className="w-full sm:w-80" aria-describedby="agent-llmMode-description">
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {llmMode.options.map((mode) => (
+                        <SelectItem key={mode} value={mode}>
+                          {LLM_MODE_LABELS[mode]}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              />
+            </FormField>
             {text('llmModel', 'Model', undefined, MODEL_PLACEHOLDER[engine])}
             {usesBaseUrl(engine) ? text('llmBaseUrl', 'Base URL', 'The server’s OpenAI-compatible API, e.g. http://localhost:11434/v1.', 'https://') : null}
             <FormField

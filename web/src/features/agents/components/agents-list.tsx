@@ -13,8 +13,9 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useAgents } from '../api/find-agents';
-import { engineLabel, formatPercent, thresholdLabel } from '../lib/agent-form';
+import { engineLabel, formatPercent, llmModeShortLabel, thresholdLabel } from '../lib/agent-form';
 import { describeBusinessHours } from '../lib/business-hours';
+import { AgentEngineStats } from './agent-engine-stats';
 import { TrainingBadge } from './training-status';
 
 function Figure({ label, value, icon: Icon }: { label: string; value: string; icon: LucideIcon }) {
@@ -43,7 +44,10 @@ function overallConfidence(agents: readonly AgentView[]): number | null {
   return weight === 0 ? null : sum / weight;
 }
 
-/** /agents (managers and admins): every client's agent, how it is set up and how its last 7 days went. */
+/**
+ * /agents (managers and admins): every client's agent, how it is set up and how its last 7 days
+ * went, and per client and period its answers by engine and LLM cost.
+ */
 export function AgentsList({ role }: { role: Role }) {
   const agents = useAgents();
   const [search, setSearch] = useState('');
@@ -93,6 +97,8 @@ export function AgentsList({ role }: { role: Role }) {
         <Figure label="Average confidence" value={formatPercent(overallConfidence(all))} icon={CircleGauge} />
       </section>
 
+      <AgentEngineStats agents={all} />
+
       <SearchInput
         wrapperClassName="sm:w-72"
         value={search}
@@ -139,6 +145,7 @@ export function AgentsList({ role }: { role: Role }) {
                     <TableCell className="text-sm">
                       {engineLabel(agent.engine)}
                       {agent.llmModel ? <div className="text-xs text-muted-foreground">{agent.llmModel}</div> : null}
+                      {agent.engine === 'embedded' ? null : <div className="text-xs text-muted-foreground">{llmModeShortLabel(agent.llmMode)}</div>}
                     </TableCell>
                     <TableCell className="text-sm">{thresholdLabel(agent.confidenceThreshold)}</TableCell>
                     <TableCell>

@@ -25,6 +25,7 @@ const agent: AgentView = {
   fallbackText: DEFAULT_AGENT_TEXTS.fallback,
   awayText: DEFAULT_AGENT_TEXTS.away,
   engine: 'embedded',
+  llmMode: 'embedded-first',
   llmModel: null,
   llmBaseUrl: null,
   hasLlmApiKey: true,
@@ -69,6 +70,12 @@ describe('the agent form', () => {
       'http://localhost:11434/v1',
     );
     expect(toAgentBody(form({ engine: 'embedded', llmApiKey: 'sk-1' }))).not.toHaveProperty('llmApiKey');
+  });
+
+  it('sends how the LLM is used: embedded first (the default) or for every question', () => {
+    expect(form().llmMode).toBe('embedded-first');
+    expect(parse(form({ engine: 'openai', llmApiKey: 'sk-1' })).data).toMatchObject({ engine: 'openai', llmMode: 'embedded-first' });
+    expect(parse(form({ engine: 'openai', llmMode: 'llm' })).data).toMatchObject({ llmMode: 'llm' });
   });
 
   it('shows the contract messages on the response delay field', () => {

@@ -11,6 +11,7 @@ import {
   updateAgentInput,
   type AgentView,
   type EngineKindName,
+  type LlmMode,
   type UpdateAgentInput,
 } from '@common/api/agents';
 import { toBusinessHours, toBusinessHoursForm, type HoursRow } from './business-hours';
@@ -34,6 +35,8 @@ export interface AgentForm {
   fallbackText: string;
   awayText: string;
   engine: EngineKindName;
+  /** With an LLM engine: embedded first (the LLM only below the threshold) or the LLM for every question. */
+  llmMode: LlmMode;
   llmModel: string;
   llmBaseUrl: string;
   /** A new key; empty keeps the stored one. Never filled from the server. */
@@ -61,6 +64,7 @@ export function toAgentForm(agent: AgentView, fallbackTimeZone: string): AgentFo
     fallbackText: agent.fallbackText,
     awayText: agent.awayText,
     engine: agent.engine,
+    llmMode: agent.llmMode,
     llmModel: agent.llmModel ?? '',
     llmBaseUrl: agent.llmBaseUrl ?? '',
     llmApiKey: '',
@@ -103,6 +107,7 @@ export function toAgentBody(form: AgentForm): Record<string, unknown> {
     fallbackText: form.fallbackText,
     awayText: form.awayText,
     engine: form.engine,
+    llmMode: form.llmMode,
     llmModel: llm ? orNull(form.llmModel) : null,
     llmBaseUrl: usesBaseUrl(form.engine) ? orNull(form.llmBaseUrl) : null,
   };
@@ -151,6 +156,9 @@ export function thresholdLabel(value: number): string {
 }
 
 export const engineLabel = (engine: EngineKindName) => ENGINE_LABELS[engine];
+
+/** For the agents table: how an LLM engine is used. */
+export const llmModeShortLabel = (mode: LlmMode) => (mode === 'embedded-first' ? 'Embedded first' : 'LLM for every question');
 
 /** 0.873 → "87%"; null → "—". */
 export function formatPercent(value: number | null | undefined): string {
