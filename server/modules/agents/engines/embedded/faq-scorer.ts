@@ -266,6 +266,32 @@ export class FaqScorer {
     return v;
   }
 
+  private readonly rowMemo = new Map<string, { match: Float32Array; exact: Uint8Array }>();
+
+  /** One question word against every knowledge-base word: 1 for the same stem, else the word vectors' cosine (≥ 0); memoised per word. */
+  private matchRow(token: string, stemmed: string, D: number): { match: Float32Array; exact: Uint8Array } {
+    let row = this.rowMemo.get(token);
+    if (row) return row;
+    const V = this.words.length;
+    row = { match: new Float32Array(V), exact: new Uint8Array(V) };
+    const v = this.vectors ? this.unitVector(token) : null;
+    const units = this.wordUnits;
+    for (let w = 0; w < V; w++) {
+      if (this.wordStems[w] === stemmed) {
+        row.match[w] = 1;
+        row.exact[w] = 1;
+      } else if (v && this.hasUnit[w]) {
+        let dot = 0;
+        const base = w * D;
+        for (let d = 0; d < D; d++) dot += v[d]! * units[base + d]!;
+        if (dot > 0) row.match[w] = dot;
+      }
+    }
+    if (this.rowMemo.size > 4_000) this.rowMemo.clear();
+    this.rowMemo.set(token, row);
+    return row;
+  }
+
   private idfOf(stemmed: string): number {
     return this.stemIdf.get(stemmed) ?? Math.log(1 + this.documents) + 1;
   }
@@ -289,20 +315,10 @@ export class FaqScorer {
     // match[q * V + w]: 1 for the same stem, else the cosine of the word vectors (≥ 0), or 0.
     const match = new Float32Array(Q * V);
     const exact = new Uint8Array(Q * V);
-    const units = this.wordUnits;
     for (let q = 0; q < Q; q++) {
-      const v = this.vectors ? this.unitVector(tokens[q]!) : null;
-      for (let w = 0; w < V; w++) {
-        if (this.wordStems[w] === stems[q]) {
-          match[q * V + w] = 1;
-          exact[q * V + w] = 1;
-        } else if (v && this.hasUnit[w]) {
-          let dot = 0;
-          const base = w * D;
-          for (let d = 0; d < D; d++) dot += v[d]! * units[base + d]!;
-          if (dot > 0) match[q * V + w] = dot;
-        }
-      }
+      const row = this.matchRow(tokens[q]!, stems[q]!, D);
+      match.set(row.match, q * V);
+      exact.set(row.exact, q * V);
     }
     for (let c = 0; c < this.classes; c++) {
       const own = this.entryWords[c]!;
