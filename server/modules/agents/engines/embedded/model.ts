@@ -17,6 +17,7 @@ import { trainSvm } from './svm';
 import { extractFeatures, type FeatureCounts, hashStrings, SpellingCorrector, type SpellingOptions, type TextFeatureOptions, tokenize } from './text';
 import { type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
 import { DenseFeaturizer, defaultWordVectors, type WordVectors } from './word-vectors';
+import { FaqScorer } from './faq-scorer';
 
 export type ClassifierKind = 'softmax' | 'svm';
 
@@ -85,6 +86,13 @@ export interface EmbeddedTrainOptions {
     outOfScopeWeight: number;
     outOfScopeCap: number;
   };
+  /**
+   * The small-knowledge-base path (faq-scorer.ts, format v5): with `classifier: 'auto'` and fewer
+   * than `belowQuestionsPerEntry` example questions per entry on average, entries are scored by
+   * similarity (plus the softmax) and the confidence comes from a calibration model fitted offline
+   * on validation data; `wordVectors`: use the pre-trained word vectors there. null = never.
+   */
+  faq: { belowQuestionsPerEntry: number; wordVectors: boolean } | null;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
@@ -101,12 +109,14 @@ export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
   classBalanced: true,
   augmentCopies: 0,
   calibration: { folds: 5, holdoutAbove: 3000, holdoutFraction: 0.2, prior: [1.1, 1, 1.5], priorStrength: 2, outOfScopeWeight: 0.2, outOfScopeCap: 20 },
+  faq: { belowQuestionsPerEntry: 6, wordVectors: true },
 };
 
-export type EmbeddedTrainOverrides = Partial<Omit<EmbeddedTrainOptions, 'features' | 'svm' | 'calibration'>> & {
+export type EmbeddedTrainOverrides = Partial<Omit<EmbeddedTrainOptions, 'features' | 'svm' | 'calibration' | 'faq'>> & {
   features?: Partial<FeatureOptions>;
   svm?: Partial<EmbeddedTrainOptions['svm']>;
   calibration?: Partial<EmbeddedTrainOptions['calibration']>;
+  faq?: Partial<NonNullable<EmbeddedTrainOptions['faq']>> | null;
 };
 
 export function resolveTrainOptions(overrides: EmbeddedTrainOverrides = {}): EmbeddedTrainOptions {
@@ -116,6 +126,7 @@ export function resolveTrainOptions(overrides: EmbeddedTrainOverrides = {}): Emb
     features: { ...DEFAULT_TRAIN_OPTIONS.features, ...overrides.features },
     svm: { ...DEFAULT_TRAIN_OPTIONS.svm, ...overrides.svm },
     calibration: { ...DEFAULT_TRAIN_OPTIONS.calibration, ...overrides.calibration },
+    faq: overrides.faq === null ? null : { ...DEFAULT_TRAIN_OPTIONS.faq!, ...overrides.faq },
   };
 }
 
@@ -127,6 +138,8 @@ export interface EmbeddedPrediction {
   probability: number;
   /** Cosine to the nearest training question of that entry. */
   similarity: number;
+  /** The runner-up entry and its confidence (at most the top one's); null with a single entry. */
+  runnerUp?: { entryId: string; confidence: number } | null;
 }
 
 /** How the calibrator did on the held-out questions it was fitted on. */
@@ -199,15 +212,22 @@ class Classifier {
     });
   }
 
-  classify(text: string, counts: FeatureCounts): { label: number; probability: number; similarity: number } {
+  classify(text: string, counts: FeatureCounts, withRunnerUp = false): { label: number; probability: number; similarity: number; runnerUp: { label: number; probability: number; similarity: number } | null } {
     const x = this.vectorizer.transformCounts(counts);
     const z = this.logits;
     linearScores(this.linear, x, z);
     if (this.dense) accumulate(this.linear.weights, this.linear.classes, this.denseIndices!, this.dense.transform(text), 1, z);
     softmaxInPlace(z, this.scale);
     let label = 0;
-    for (let c = 1; c < z.length; c++) if (z[c]! > z[label]!) label = c;
-    return { label, probability: z[label]!, similarity: this.nearest(x, label) };
+    let second = -1;
+    for (let c = 1; c < z.length; c++) {
+      if (z[c]! > z[label]!) {
+        second = label;
+        label = c;
+      } else if (second < 0 || z[c]! > z[second]!) second = c;
+    }
+    const runnerUp = withRunnerUp && second >= 0 ? { label: second, probability: z[second]!, similarity: this.nearest(x, second) } : null;
+    return { label, probability: z[label]!, similarity: this.nearest(x, label), runnerUp };
   }
 
   /** Largest dot product of x with a training vector of `label` (all vectors are at most unit length). */
@@ -278,6 +298,24 @@ function augment(items: readonly Labelled[], copies: number, random: Random): La
     }
   }
   return out;
+}
+
+/** Whether the knowledge base takes the small-knowledge-base path (faq-scorer.ts): 'auto' with few questions per entry. */
+export function usesFaqScorer(options: EmbeddedTrainOptions, questions: number, entries: number): boolean {
+  // A single entry has nothing to rank against: the classifier path's nearest-question calibration handles it.
+  return options.classifier === 'auto' && options.faq !== null && entries >= 2 && questions / entries < options.faq.belowQuestionsPerEntry;
+}
+
+/** The similarity scorer over a trained softmax classifier and its training questions (fitted on those alone). */
+function faqScorerOf(classifier: Classifier, items: readonly Labelled[], classes: number, features: FeatureCache, vectors: WordVectors | null): FaqScorer {
+  const examples: SparseVector[][] = Array.from({ length: classes }, () => []);
+  const texts: string[][] = Array.from({ length: classes }, () => []);
+  for (const item of items) {
+    examples[item.label]!.push(classifier.vectorizer.transformCounts(features.get(item.text)));
+    texts[item.label]!.push(item.text);
+  }
+  const dense = vectors ? DenseFeaturizer.fit(vectors, items.map((item) => item.text), 1) : null;
+  return new FaqScorer(classifier.vectorizer, classifier.linear, examples, texts, dense, dense ? vectors : null);
 }
 
 /** The classifier `options.classifier` asks for; 'auto' decides by the mean number of questions per entry. */
@@ -394,6 +432,11 @@ function assignFolds(items: readonly Labelled[], classes: number, options: Embed
  * are in-scope samples (right or wrong), the left-out entries' questions out-of-scope samples
  * (wrong by construction), weighted as `outOfScopeWeight` / `outOfScopeCap` say.
  */
+type HeldOutSample = CalibrationSample & {
+  /** The small-knowledge-base path's confidence (its calibration is fixed, not fitted to these). */
+  confidence?: number;
+};
+
 function heldOutSamples(
   items: readonly Labelled[],
   classes: number,
@@ -401,20 +444,28 @@ function heldOutSamples(
   options: EmbeddedTrainOptions,
   features: FeatureCache,
   vectors: WordVectors | null,
-): CalibrationSample[] {
+  faq = false,
+): HeldOutSample[] {
   if (items.length < 2 || classes < 1) return [];
   const random = createRandom(options.seed + 101);
   const { fold, entryFold, folds } = assignFolds(items, classes, options, random);
-  const inScope: CalibrationSample[] = [];
-  const outOfScope: CalibrationSample[] = [];
+  const inScope: HeldOutSample[] = [];
+  const outOfScope: HeldOutSample[] = [];
   for (let f = 0; f < folds; f++) {
     const train = items.filter((item, i) => fold[i] !== f && entryFold[item.label] !== f);
     if (!train.length) continue;
     const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors);
+    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors) : null;
     items.forEach((item, i) => {
       const left = entryFold[item.label] === f;
       if (fold[i] !== f && !left) return;
-      const p = classifier.classify(item.text, features.get(item.text));
+      const counts = features.get(item.text);
+      if (scorer) {
+        const p = scorer.score(item.text, counts);
+        (left ? outOfScope : inScope).push({ logOdds: logOddsOf(p.probability), similarity: p.similarity, correct: !left && p.label === item.label, confidence: p.confidence });
+        return;
+      }
+      const p = classifier.classify(item.text, counts);
       (left ? outOfScope : inScope).push({ logOdds: logOddsOf(p.probability), similarity: p.similarity, correct: !left && p.label === item.label });
     });
   }
@@ -434,17 +485,45 @@ export class EmbeddedModel {
     readonly calibrator: Calibrator,
     readonly heldOut: HeldOutReport,
     readonly fingerprint: string,
+    /** The small-knowledge-base path (faq-scorer.ts), or null. */
+    private readonly scorer: FaqScorer | null = null,
+    /** The word vectors the scorer uses (their id, stored with the model), or null. */
+    private readonly scorerVectors: string | null = null,
   ) {}
 
-  /** The most likely entry for a question, with its calibrated confidence; null when the model has no entries. */
+  /** Whether this model takes the small-knowledge-base path. */
+  get smallKnowledgeBase(): boolean {
+    return this.scorer !== null;
+  }
+
+  /** The small-knowledge-base path's per-entry features of a question (faq-scorer.ts ENTRY_FEATURES), for eval/fit-faq-scorer.ts; null on the classifier path. */
+  entryFeatures(text: string): Float64Array | null {
+    return this.scorer ? this.scorer.entryFeatures(text, this.featurizer.get(text)) : null;
+  }
+
+  /** The most likely entry for a question, with its calibrated confidence (and the runner-up's); null when the model has no entries. */
   predict(text: string): EmbeddedPrediction | null {
     if (!this.classifier) return null;
-    const p = this.classifier.classify(text, this.featurizer.get(text));
+    const counts = this.featurizer.get(text);
+    if (this.scorer) {
+      const p = this.scorer.score(text, counts);
+      return {
+        entryId: this.labels[p.label]!,
+        confidence: p.confidence,
+        probability: p.probability,
+        similarity: p.similarity,
+        runnerUp: p.runnerUp ? { entryId: this.labels[p.runnerUp.label]!, confidence: p.runnerUp.confidence } : null,
+      };
+    }
+    const p = this.classifier.classify(text, counts, true);
+    const confidence = confidenceOf({ logOdds: logOddsOf(p.probability), similarity: p.similarity }, this.calibrator);
+    const r = p.runnerUp;
     return {
       entryId: this.labels[p.label]!,
-      confidence: confidenceOf({ logOdds: logOddsOf(p.probability), similarity: p.similarity }, this.calibrator),
+      confidence,
       probability: p.probability,
       similarity: p.similarity,
+      runnerUp: r ? { entryId: this.labels[r.label]!, confidence: Math.min(confidence, confidenceOf({ logOdds: logOddsOf(r.probability), similarity: r.similarity }, this.calibrator)) } : null,
     };
   }
 
@@ -462,6 +541,7 @@ export class EmbeddedModel {
       linear: c ? { kind: c.kind, weights: toBase64(c.linear.weights), bias: Array.from(c.linear.bias), wordVectors: c.wordVectors } : null,
       calibrator: [...this.calibrator.weights],
       heldOut: { ...this.heldOut },
+      scorer: this.scorer ? { kind: 'faq' as const, wordVectors: this.scorerVectors } : null,
     };
   }
 }
@@ -495,14 +575,19 @@ function buildModel(
   labels: readonly string[],
   questions: readonly (readonly string[])[],
   fingerprint: string,
-  saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport } | null,
+  saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport; scorer: SavedScorer | null } | null,
   wordVectors: () => WordVectors | null,
 ): EmbeddedModel {
   const items: Labelled[] = questions.flatMap((qs, label) => qs.map((text) => ({ text, label })));
   // Decided once for the whole knowledge base, so the calibration folds use the same classifier.
   const kind = saved ? saved.state.linear.kind : classifierKind(options, items.length, labels.length);
-  // Only SVMs asking for them load the word vectors (the first time in a process: see word-vectors.ts).
-  const vectors = kind === 'svm' && options.svm.wordVectors && labels.length && (!saved || saved.state.linear.wordVectors) ? wordVectors() : null;
+  const faq = saved ? saved.scorer !== null : kind === 'softmax' && usesFaqScorer(options, items.length, labels.length);
+  // Only SVMs asking for them, and the small-knowledge-base path, load the word vectors (the first time in a process: see word-vectors.ts).
+  const vectors =
+    labels.length &&
+    ((kind === 'svm' && options.svm.wordVectors && (!saved || saved.state.linear.wordVectors)) || (faq && options.faq?.wordVectors && (!saved || saved.scorer?.wordVectors)))
+      ? wordVectors()
+      : null;
   const featurizer = featurizerOf(kind, options, items);
   const features = new FeatureCache(featurizer);
   if (!labels.length) {
@@ -519,22 +604,29 @@ function buildModel(
     const examplesByClass: SparseVector[][] = Array.from({ length: labels.length }, () => []);
     for (const item of items) examplesByClass[item.label]!.push(vectorizer.transformCounts(features.get(item.text)));
     const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass, dense, vectorsId);
-    return new EmbeddedModel(options, labels, questions, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint);
+    const scorerVectors = saved.scorer?.wordVectors ?? null;
+    if (scorerVectors !== null && vectors?.id !== scorerVectors) throw new Error(`embedded model: word vectors ${scorerVectors} not available`);
+    const scorer = saved.scorer ? faqScorerOf(classifier, items, labels.length, features, scorerVectors === null ? null : vectors) : null;
+    return new EmbeddedModel(options, labels, questions, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint, scorer, scorerVectors);
   }
-  const samples = heldOutSamples(items, labels.length, kind, options, features, vectors);
-  const calibrator = fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
+  // The classifier's vectors: the small-knowledge-base path's softmax has none (its scorer has them).
+  const classifierVectors = faq ? null : vectors;
+  const samples = heldOutSamples(items, labels.length, kind, options, features, faq ? vectors : classifierVectors, faq);
+  // The small-knowledge-base path's calibration is fixed (faq-scorer.ts); the held-out samples only report on it.
+  const calibrator = faq ? { weights: [...options.calibration.prior] as [number, number, number] } : fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
   const inScope = samples.filter((s) => s.weight === undefined);
   const heldOut: HeldOutReport = {
     questions: inScope.length,
     outOfScopeQuestions: samples.length - inScope.length,
     accuracy: inScope.length ? inScope.filter((s) => s.correct).length / inScope.length : 0,
     calibrationError: expectedCalibrationError(
-      inScope.map((s) => confidenceOf(s, calibrator)),
+      inScope.map((s) => s.confidence ?? confidenceOf(s, calibrator)),
       inScope.map((s) => s.correct),
     ),
   };
-  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, vectors);
-  return new EmbeddedModel(options, labels, questions, classifier, featurizer, calibrator, heldOut, fingerprint);
+  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors);
+  const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors) : null;
+  return new EmbeddedModel(options, labels, questions, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
 }
 
 /**
@@ -542,11 +634,18 @@ function buildModel(
  * question-boundary word n-grams for the SVMs (`options.svm.spelling`, `options.svm.wordBoundaries`).
  * v4: dense features from word vectors for the SVMs (`options.svm.wordVectors`; `linear.wordVectors`
  * names the vectors the model was trained with, null if none, and its weights have their dimensions
- * after the vectorizer's). v3 models still load (as v4 without word vectors, the same predictions);
- * models of earlier formats are retrained from their entries.
+ * after the vectorizer's). v5: the small-knowledge-base path (faq-scorer.ts; `scorer` names it and
+ * the word vectors it uses, null for the classifier alone; `options.faq`). v3 and v4 models of the
+ * SVMs still load (the same predictions); their softmax models, and models of earlier formats, are
+ * retrained from their entries (a small knowledge base then takes the v5 path).
  */
-const MODEL_FORMAT = 'parley.embedded.v4';
-const LOADABLE_FORMATS = ['parley.embedded.v3', MODEL_FORMAT] as const;
+const MODEL_FORMAT = 'parley.embedded.v5';
+const LOADABLE_FORMATS = ['parley.embedded.v3', 'parley.embedded.v4', MODEL_FORMAT] as const;
+
+interface SavedScorer {
+  kind: 'faq';
+  wordVectors: string | null;
+}
 
 interface SavedState {
   vectorizer: { wordKeys: Uint32Array; charKeys: Uint32Array; idf: Float32Array };
@@ -592,6 +691,12 @@ const modelJson = z.object({
       outOfScopeWeight: z.number().min(0),
       outOfScopeCap: z.number().min(0),
     }),
+    // Absent before v5: none.
+    faq: z
+      .object({ belowQuestionsPerEntry: z.number().min(0), wordVectors: z.boolean() })
+      .nullable()
+      .optional()
+      .transform((v) => v ?? null),
   }),
   labels: z.array(z.string()),
   questions: z.array(z.array(z.string())),
@@ -610,6 +715,11 @@ const modelJson = z.object({
     .nullable(),
   calibrator: z.tuple([z.number(), z.number(), z.number()]),
   heldOut: z.object({ questions: z.number(), outOfScopeQuestions: z.number(), accuracy: z.number(), calibrationError: z.number() }),
+  scorer: z
+    .object({ kind: z.literal('faq'), wordVectors: z.string().nullable() })
+    .nullable()
+    .optional()
+    .transform((v) => v ?? null),
 });
 
 export type EmbeddedModelJson = z.input<typeof modelJson>;
@@ -621,6 +731,7 @@ export type EmbeddedModelJson = z.input<typeof modelJson>;
 export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext = {}): EmbeddedModel {
   const m = modelJson.parse(json);
   if (m.questions.length !== m.labels.length) throw new Error('embedded model: labels and questions differ in length');
+  if (m.format !== MODEL_FORMAT && m.linear?.kind === 'softmax') throw new Error(`embedded model: ${m.format} softmax models are retrained (format ${MODEL_FORMAT})`);
   let saved: Parameters<typeof buildModel>[4] = null;
   if (m.labels.length) {
     if (!m.vectorizer || !m.linear) throw new Error('embedded model: trained state missing');
@@ -637,7 +748,7 @@ export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext =
     if (state.vectorizer.idf.length !== dimension || state.linear.weights.length % m.labels.length !== 0 || state.linear.weights.length < dimension * m.labels.length || state.linear.bias.length !== m.labels.length) {
       throw new Error('embedded model: array sizes do not match');
     }
-    saved = { state, calibrator: { weights: m.calibrator }, heldOut: m.heldOut };
+    saved = { state, calibrator: { weights: m.calibrator }, heldOut: m.heldOut, scorer: m.scorer };
   }
   return buildModel(m.options, m.labels, m.questions, m.fingerprint, saved, wordVectorsOf(context));
 }

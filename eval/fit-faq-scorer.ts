@@ -1,0 +1,191 @@
+/**
+ * Fits the small-knowledge-base path's constants (server/modules/agents/engines/embedded/faq-scorer.ts:
+ * FAQ_WEIGHTS and FAQ_WEIGHTS_NO_VECTORS) on the FAQ-sized protocol's VALIDATION episodes only
+ * (eval/faq.ts: BANKING77 paraphrases carved from train.csv, CLINC150 `val` and `oos_val`; never a
+ * test split), and reports them on other validation episodes.
+ *
+ *   npx tsx eval/fit-faq-scorer.ts [--fit-episodes=25] [--check-episodes=10] [--write]
+ *
+ * Fit: validation seeds 101 … 100 + fit-episodes, both datasets, k = 1, 2, 4. For every question the
+ * trained FAQ's per-entry features (ENTRY_FEATURES) are collected once; then
+ *   1. the ranking weights: a conditional logit (softmax over the episode's 15 entries of
+ *      RANK · features), maximum likelihood with a small L2 penalty, on the paraphrases;
+ *   2. the confidence weights: a logistic regression of "the top entry is right" on
+ *      CONFIDENCE_FEATURES, on the paraphrases (right or wrong) and the unanswerable questions
+ *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total.
+ * The same with the word-vector features zeroed gives FAQ_WEIGHTS_NO_VECTORS. Check: seeds 1 … check-episodes
+ * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k.
+ * --write replaces the constants between `// fitted:begin` and `// fitted:end` in faq-scorer.ts.
+ * Deterministic: the same data and code give the same constants.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expectedCalibrationError } from '../server/modules/agents/engines/embedded/calibration';
+import {
+  confidenceInputs,
+  F,
+  FAQ_WEIGHTS,
+  fitLogistic,
+  fitRanking,
+  G,
+  type LogisticSample,
+  rankEntries,
+  type RankingSample,
+  topTwo,
+  VECTOR_FEATURES,
+} from '../server/modules/agents/engines/embedded/faq-scorer';
+import { trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
+import { toEntries } from './datasets';
+import { FAQ_INTENTS, FAQ_KS, FAQ_OTHER_INTENT, FAQ_OUT_OF_SCOPE, loadFaqPools, sampleEpisode } from './faq';
+
+/** Total weight of the unanswerable questions in the confidence fit, as a share of the paraphrases'. */
+const UNANSWERABLE_SHARE = Number(process.env.UNANSWERABLE_SHARE ?? 0.25);
+/** Other shares to report on the check episodes (comma-separated), for choosing UNANSWERABLE_SHARE. */
+const TRY_SHARES = (process.env.TRY_SHARES ?? '').split(',').filter(Boolean).map(Number);
+const RANK_L2 = 1;
+const CONFIDENCE_L2 = 1;
+
+interface Collected extends RankingSample {
+  pool: string;
+  k: number;
+  seed: number;
+  /** Paraphrase (label ≥ 0) or unanswerable (label −1). */
+}
+
+function argOf(name: string, fallback: number): number {
+  const arg = process.argv.find((a) => a.startsWith(`--${name}=`));
+  return arg ? Number(arg.slice(name.length + 3)) : fallback;
+}
+
+function collect(seeds: readonly number[]): Collected[] {
+  const out: Collected[] = [];
+  for (const pool of loadFaqPools(true)) {
+    for (const k of FAQ_KS) {
+      const started = performance.now();
+      for (const seed of seeds) {
+        const episode = sampleEpisode(pool, seed, { intents: FAQ_INTENTS, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
+        const model = trainEmbeddedModel(toEntries(episode.faq));
+        if (!model.smallKnowledgeBase) throw new Error('the FAQ episode did not take the small-knowledge-base path');
+        const index = new Map(model.labels.map((label, i) => [label, i]));
+        for (const { text, label } of episode.paraphrases) out.push({ pool: pool.id, k, seed, features: model.entryFeatures(text)!, label: index.get(label)! });
+        for (const { text } of [...episode.otherIntent, ...episode.outOfScope]) out.push({ pool: pool.id, k, seed, features: model.entryFeatures(text)!, label: -1 });
+      }
+      console.error(`  collected ${pool.id} k=${k}, ${seeds.length} episodes (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    }
+  }
+  return out;
+}
+
+function withoutVectors(samples: readonly Collected[]): Collected[] {
+  return samples.map((s) => {
+    const features = Float64Array.from(s.features);
+    for (let c = 0; c < features.length / F; c++) for (const j of VECTOR_FEATURES) features[c * F + j] = 0;
+    return { ...s, features };
+  });
+}
+
+/** The top entry's confidence inputs and whether it is right. */
+function confidenceSample(s: Collected, rank: readonly number[]): { x: number[]; correct: boolean; top: number } {
+  const C = s.features.length / F;
+  const scores = new Float64Array(C);
+  const p = new Float64Array(C);
+  rankEntries(s.features, rank, scores, p);
+  const [first, second] = topTwo(scores);
+  return { x: confidenceInputs(s.features, scores, p, first, second, s.k), correct: s.label === first, top: first };
+}
+
+function fit(samples: readonly Collected[], share = UNANSWERABLE_SHARE, given?: number[]): { rank: number[]; confidence: number[] } {
+  const rank = given ?? fitRanking(samples, RANK_L2);
+  const paraphrases = samples.filter((s) => s.label >= 0).length;
+  const unanswerable = samples.length - paraphrases;
+  const uWeight = unanswerable ? (share * paraphrases) / unanswerable : 0;
+  const logistic: LogisticSample[] = samples.map((s) => {
+    const { x, correct } = confidenceSample(s, rank);
+    return { x, correct, weight: s.label >= 0 ? 1 : uWeight };
+  });
+  return { rank, confidence: fitLogistic(logistic, CONFIDENCE_L2) };
+}
+
+function report(samples: readonly Collected[], weights: { rank: readonly number[]; confidence: readonly number[] }, title: string): void {
+  console.log(`\n${title}`);
+  console.log('| setting | top-1 | ECE | answered @0.8 | error @0.8 | handed off @0.8 | answered @0.7 | error @0.7 | handed off @0.7 |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  const keys = [...new Set(samples.map((s) => `${s.pool} ${s.k}`))];
+  const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
+  for (const key of keys) {
+    const group = samples.filter((s) => `${s.pool} ${s.k}` === key);
+    const seeds = [...new Set(group.map((s) => s.seed))];
+    const perSeed = seeds.map((seed) => {
+      const mine = group.filter((s) => s.seed === seed);
+      const conf: number[] = [];
+      const right: boolean[] = [];
+      const unanswerable: number[] = [];
+      for (const s of mine) {
+        const { x, correct } = confidenceSample(s, weights.rank);
+        let t = 0;
+        for (let j = 0; j < G; j++) t += weights.confidence[j]! * x[j]!;
+        const c = 1 / (1 + Math.exp(-t));
+        if (s.label >= 0) {
+          conf.push(c);
+          right.push(correct);
+        } else unanswerable.push(c);
+      }
+      const at = (th: number) => {
+        const answered = conf.filter((c) => c >= th).length;
+        const wrong = conf.filter((c, i) => c >= th && !right[i]).length;
+        return { answered: answered / conf.length, answeredN: answered, wrong, handed: unanswerable.filter((c) => c < th).length / unanswerable.length };
+      };
+      return { top1: right.filter(Boolean).length / right.length, ece: expectedCalibrationError(conf, right, 15), a8: at(0.8), a7: at(0.7) };
+    });
+    const mean = (f: (x: (typeof perSeed)[number]) => number) => perSeed.reduce((a, x) => a + f(x), 0) / perSeed.length;
+    const pooled = (f: (x: (typeof perSeed)[number]) => { answeredN: number; wrong: number }) => {
+      const n = perSeed.reduce((a, x) => a + f(x).answeredN, 0);
+      return n ? perSeed.reduce((a, x) => a + f(x).wrong, 0) / n : Number.NaN;
+    };
+    console.log(
+      `| ${key} | ${pct(mean((x) => x.top1))} | ${pct(mean((x) => x.ece))} | ${pct(mean((x) => x.a8.answered))} | ${pct(pooled((x) => x.a8))} | ${pct(mean((x) => x.a8.handed))} | ${pct(mean((x) => x.a7.answered))} | ${pct(pooled((x) => x.a7))} | ${pct(mean((x) => x.a7.handed))} |`,
+    );
+  }
+}
+
+const round = (w: readonly number[]) => `[${w.map((v) => Number(v.toPrecision(5))).join(', ')}]`;
+
+function main(): void {
+  const fitEpisodes = argOf('fit-episodes', 25);
+  const checkEpisodes = argOf('check-episodes', 10);
+  console.error(`Collecting features: fit seeds 101–${100 + fitEpisodes}, check seeds 1–${checkEpisodes} (validation episodes)…`);
+  const fitSet = collect(Array.from({ length: fitEpisodes }, (_, i) => 101 + i));
+  const checkSet = checkEpisodes > 0 ? collect(Array.from({ length: checkEpisodes }, (_, i) => 1 + i)) : [];
+  const withVectors = fit(fitSet);
+  const noVectors = fit(withoutVectors(fitSet));
+  console.log(`rank (with vectors): ${round(withVectors.rank)}; confidence: ${round(withVectors.confidence)}`);
+  console.log(`rank (no vectors): ${round(noVectors.rank)}; confidence: ${round(noVectors.confidence)}`);
+  if (checkSet.length) {
+    report(checkSet, FAQ_WEIGHTS, 'Check episodes, the constants in the code now');
+    report(checkSet, withVectors, `Check episodes, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
+    for (const share of TRY_SHARES) report(checkSet, fit(fitSet, share, withVectors.rank), `Check episodes, unanswerable share ${share}`);
+    report(withoutVectors(checkSet), noVectors, 'Check episodes, the new fit without word vectors');
+  }
+  if (process.argv.includes('--write')) {
+    const file = path.resolve(import.meta.dirname, '../server/modules/agents/engines/embedded/faq-scorer.ts');
+    const source = fs.readFileSync(file, 'utf8');
+    const block = [
+      '// fitted:begin',
+      'export const FAQ_WEIGHTS: FaqScorerWeights = {',
+      `  rank: ${round(withVectors.rank)},`,
+      `  confidence: ${round(withVectors.confidence)},`,
+      '};',
+      '/** The same fit with the word-vector features zeroed (no vectors in this process). */',
+      'export const FAQ_WEIGHTS_NO_VECTORS: FaqScorerWeights = {',
+      `  rank: ${round(noVectors.rank)},`,
+      `  confidence: ${round(noVectors.confidence)},`,
+      '};',
+      '// fitted:end',
+    ].join('\n');
+    const next = source.replace(/\/\/ fitted:begin[\s\S]*?\/\/ fitted:end/u, block);
+    fs.writeFileSync(file, next);
+    console.log(`\nWrote the constants to ${path.relative(process.cwd(), file)}.`);
+  }
+}
+
+main();

@@ -1,0 +1,549 @@
+/**
+ * The small-knowledge-base path (issue 12 §2, model format v5): with a few example questions per
+ * entry a trained classifier has too little to learn from and its cross-validated calibration even
+ * less (a 15-entry FAQ with one question each has 15 questions to calibrate on). So each entry is
+ * scored by how similar the question is to the entry's example questions, and the confidence comes
+ * from a small calibration model whose coefficients were fitted OFFLINE on public validation data,
+ * not on the knowledge base itself.
+ *
+ * Per entry, ENTRY_FEATURES:
+ *   - the log-probability of the entry under the softmax regression trained on the knowledge base
+ *     (what discriminates between entries);
+ *   - the largest and the mean cosine between the question's TF-IDF vector (word + character
+ *     n-grams, the softmax's vectorizer) and the entry's example questions' vectors;
+ *   - the largest and the mean cosine between pooled word vectors (DenseFeaturizer: idf-weighted
+ *     mean, max, min and 3-word-window pooling of the pre-trained vectors, the mean of the four
+ *     blocks' cosines), which matches related words the n-grams cannot ("till what time" ~ "hours");
+ *   - soft word matching: the idf-weighted share of the question's words that have a match among
+ *     the entry's words, a word counting 1 when its stem is one of the entry's and otherwise the
+ *     largest cosine of its word vector to the entry's words' (a soft "word coverage"), and the other
+ *     way round, the best-covered example question of the entry;
+ *   - the same two with exact stems only (no vectors).
+ *
+ * The entries are ranked by RANK_WEIGHTS · features (a conditional logit: P(entry) = softmax of
+ * those scores over the entries), and the confidence of the top entry is
+ * σ(CONFIDENCE_WEIGHTS · [log-odds of its ranking probability, margin of its score over the
+ * runner-up's, its TF-IDF max cosine, its word-vector max cosine, ln(questions per entry), 1]).
+ *
+ * Both weight vectors are constants fitted by `npx tsx eval/fit-faq-scorer.ts` on the FAQ-sized
+ * protocol's VALIDATION episodes only (eval/faq.ts: BANKING77 paraphrases carved from train.csv,
+ * CLINC150 `val` / `oos_val`; never a test split); that script prints them and re-running it
+ * reproduces them. A second set is fitted with the word-vector features zeroed, for processes
+ * without the vectors (PARLEY_WORD_VECTORS=off, or the package missing).
+ */
+import { type LinearModel, linearScores } from './linear';
+import type { SparseVector, Vectorizer } from './vectorizer';
+import { type FeatureCounts, stem, tokenize } from './text';
+import type { DenseFeaturizer, WordVectors } from './word-vectors';
+
+export const ENTRY_FEATURES = [
+  'softmax log p',
+  'TF-IDF max cosine',
+  'TF-IDF mean cosine',
+  'word-vector max cosine',
+  'word-vector mean cosine',
+  'soft coverage of the question by the entry',
+  'soft coverage of the best-covered example question by the question',
+  'exact coverage of the question by the entry',
+  'exact coverage of the best-covered example question by the question',
+] as const;
+/** The features that need word vectors (0 without them). */
+export const VECTOR_FEATURES = [3, 4, 5, 6] as const;
+export const CONFIDENCE_FEATURES = [
+  'log-odds of the ranking probability',
+  'score margin over the runner-up',
+  'TF-IDF max cosine',
+  'word-vector max cosine',
+  'soft coverage of the question',
+  'soft coverage of the best example question',
+  'exact coverage of the question',
+  'log-odds × ln questions per entry',
+  'ln questions per entry',
+  'bias',
+] as const;
+export const F = ENTRY_FEATURES.length;
+export const G = CONFIDENCE_FEATURES.length;
+
+export interface FaqScorerWeights {
+  rank: readonly number[];
+  confidence: readonly number[];
+}
+
+/**
+ * Fitted by `npx tsx eval/fit-faq-scorer.ts --fit-episodes=25 --write` (validation episodes, seeds 101–125, of BANKING77 and CLINC150,
+ * k = 1, 2, 4; see that script and docs/agent-evaluation.md). Do not edit by hand.
+ */
+// fitted:begin
+export const FAQ_WEIGHTS: FaqScorerWeights = {
+  rank: [3.2266, -1.6709, 4.4993, 5.2554, 2.7618, 9.285, 2.8658, -5.4192, 0.60855],
+  confidence: [1.2453, -0.28735, -1.551, 1.5866, 1.635, -0.66982, -0.50853, -0.032596, -0.21172, -1.4657],
+};
+/** The same fit with the word-vector features zeroed (no vectors in this process). */
+export const FAQ_WEIGHTS_NO_VECTORS: FaqScorerWeights = {
+  rank: [3.4322, -1.4619, 7.8294, 0, 0, 0, 0, -0.31934, -0.008191],
+  confidence: [1.0058, -0.16522, -0.1255, 0, 0, 0, -0.3945, 0.032443, -0.17126, -0.084637],
+};
+// fitted:end
+
+export interface FaqScore {
+  label: number;
+  confidence: number;
+  /** Ranking probability of the top entry. */
+  probability: number;
+  /** TF-IDF max cosine of the top entry. */
+  similarity: number;
+  runnerUp: { label: number; confidence: number } | null;
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+function logit(p: number): number {
+  const q = Math.min(1 - 1e-9, Math.max(1e-9, p));
+  return Math.max(-20, Math.min(20, Math.log(q / (1 - q))));
+}
+
+/** Calibration inputs of one entry given the ranking scores and probabilities. */
+export function confidenceInputs(
+  features: Float64Array,
+  scores: Float64Array,
+  probabilities: Float64Array,
+  entry: number,
+  other: number,
+  questionsPerEntry: number,
+): number[] {
+  // With a single entry its ranking probability is 1 whatever the question: no information.
+  const logOdds = other >= 0 ? logit(probabilities[entry]!) : 0;
+  return [
+    logOdds,
+    other >= 0 ? scores[entry]! - scores[other]! : 0,
+    features[entry * F + 1]!,
+    features[entry * F + 3]!,
+    features[entry * F + 5]!,
+    features[entry * F + 6]!,
+    features[entry * F + 7]!,
+    logOdds * Math.log(questionsPerEntry),
+    Math.log(questionsPerEntry),
+    1,
+  ];
+}
+
+/** Ranking scores (RANK · features per entry) and their softmax, into `scores` / `probabilities`. */
+export function rankEntries(features: Float64Array, rank: readonly number[], scores: Float64Array, probabilities: Float64Array): void {
+  const C = scores.length;
+  let max = -Infinity;
+  for (let c = 0; c < C; c++) {
+    let s = 0;
+    for (let j = 0; j < F; j++) s += rank[j]! * features[c * F + j]!;
+    scores[c] = s;
+    if (s > max) max = s;
+  }
+  let sum = 0;
+  for (let c = 0; c < C; c++) sum += probabilities[c] = Math.exp(scores[c]! - max);
+  for (let c = 0; c < C; c++) probabilities[c]! /= sum;
+}
+
+/** The top two entries of `scores` (second = −1 with one entry). */
+export function topTwo(scores: Float64Array): [number, number] {
+  let first = 0;
+  let second = -1;
+  for (let c = 1; c < scores.length; c++) {
+    if (scores[c]! > scores[first]!) {
+      second = first;
+      first = c;
+    } else if (second < 0 || scores[c]! > scores[second]!) second = c;
+  }
+  return [first, second];
+}
+
+export class FaqScorer {
+  private readonly classes: number;
+  private readonly scratch: Float32Array;
+  private readonly logits: Float64Array;
+  private readonly scores: Float64Array;
+  private readonly probabilities: Float64Array;
+  private readonly classStart: Int32Array;
+  private readonly rowStart: Int32Array;
+  private readonly flatIndices: Int32Array;
+  private readonly flatValues: Float32Array;
+  /** Pooled word vectors of the example questions, row-major (dense.dimension each), or null. */
+  private readonly denseRows: Float32Array | null;
+  private readonly questionsPerEntry: number;
+  /** The knowledge base's distinct words: stems, unit word vectors (row-major, zero rows for words without one), idf. */
+  private readonly words: string[] = [];
+  private readonly wordStems: string[] = [];
+  private readonly wordUnits: Float32Array;
+  private readonly hasUnit: Uint8Array;
+  private readonly stemIdf = new Map<string, number>();
+  /** Per entry, its distinct words (indices into `words`); per example question, the same, by entry. */
+  private readonly entryWords: Int32Array[] = [];
+  private readonly questionWords: Int32Array[][] = [];
+  private readonly documents: number;
+  private readonly wordMemo = new Map<string, Float32Array | null>();
+  constructor(
+    private readonly vectorizer: Vectorizer,
+    private readonly linear: LinearModel,
+    /** Every example question's TF-IDF vector, by entry. */
+    examplesByClass: readonly (readonly SparseVector[])[],
+    /** Their texts (for the pooled word vectors). */
+    textsByClass: readonly (readonly string[])[],
+    private readonly dense: DenseFeaturizer | null,
+    /** The word vectors behind `dense` (the same or both null). */
+    private readonly vectors: WordVectors | null,
+    private readonly weights: FaqScorerWeights = dense ? FAQ_WEIGHTS : FAQ_WEIGHTS_NO_VECTORS,
+  ) {
+    this.classes = examplesByClass.length;
+    this.scratch = new Float32Array(vectorizer.dimension);
+    this.logits = new Float64Array(this.classes);
+    this.scores = new Float64Array(this.classes);
+    this.probabilities = new Float64Array(this.classes);
+    const rows = examplesByClass.flat();
+    this.classStart = new Int32Array(this.classes + 1);
+    examplesByClass.forEach((members, c) => (this.classStart[c + 1] = this.classStart[c]! + members.length));
+    this.rowStart = new Int32Array(rows.length + 1);
+    rows.forEach((row, r) => (this.rowStart[r + 1] = this.rowStart[r]! + row.indices.length));
+    this.flatIndices = new Int32Array(this.rowStart[rows.length]!);
+    this.flatValues = new Float32Array(this.rowStart[rows.length]!);
+    rows.forEach((row, r) => {
+      this.flatIndices.set(row.indices, this.rowStart[r]);
+      this.flatValues.set(row.values, this.rowStart[r]);
+    });
+    this.denseRows = null;
+    if (dense) {
+      const texts = textsByClass.flat();
+      this.denseRows = new Float32Array(texts.length * dense.dimension);
+      texts.forEach((text, r) => this.denseRows!.set(dense.transform(text), r * dense.dimension));
+    }
+    this.questionsPerEntry = this.classes ? rows.length / this.classes : 1;
+    this.documents = rows.length;
+    const index = new Map<string, number>();
+    const df = new Map<string, number>();
+    for (const texts of textsByClass) {
+      const entry = new Set<number>();
+      const perQuestion: Int32Array[] = [];
+      for (const text of texts) {
+        const tokens = [...new Set(tokenize(text))];
+        const ids = tokens.map((token) => {
+          let i = index.get(token);
+          if (i === undefined) {
+            index.set(token, (i = this.words.length));
+            this.words.push(token);
+            this.wordStems.push(stem(token));
+          }
+          entry.add(i);
+          return i;
+        });
+        for (const s of new Set(ids.map((i) => this.wordStems[i]!))) df.set(s, (df.get(s) ?? 0) + 1);
+        perQuestion.push(Int32Array.from(ids));
+      }
+      this.entryWords.push(Int32Array.from(entry));
+      this.questionWords.push(perQuestion);
+    }
+    for (const [s, n] of df) this.stemIdf.set(s, Math.log((1 + this.documents) / (1 + n)) + 1);
+    const D = vectors ? vectors.dimension : 0;
+    this.wordUnits = new Float32Array(this.words.length * D);
+    this.hasUnit = new Uint8Array(this.words.length);
+    this.words.forEach((word, i) => {
+      const v = this.unitVector(word);
+      if (!v) return;
+      this.wordUnits.set(v, i * D);
+      this.hasUnit[i] = 1;
+    });
+  }
+
+  private unitVector(word: string): Float32Array | null {
+    if (!this.vectors) return null;
+    let v = this.wordMemo.get(word);
+    if (v !== undefined) return v;
+    const sum = new Float64Array(this.vectors.dimension);
+    v = null;
+    if (this.vectors.addTo(word, sum, 1)) {
+      let norm = 0;
+      for (const x of sum) norm += x * x;
+      if (norm > 0) v = Float32Array.from(sum, (x) => x / Math.sqrt(norm));
+    }
+    if (this.wordMemo.size > 20_000) this.wordMemo.clear();
+    this.wordMemo.set(word, v);
+    return v;
+  }
+
+  private readonly rowMemo = new Map<string, { match: Float32Array; exact: Uint8Array }>();
+
+  /** One question word against every knowledge-base word: 1 for the same stem, else the word vectors' cosine (≥ 0); memoised per word. */
+  private matchRow(token: string, stemmed: string, D: number): { match: Float32Array; exact: Uint8Array } {
+    let row = this.rowMemo.get(token);
+    if (row) return row;
+    const V = this.words.length;
+    row = { match: new Float32Array(V), exact: new Uint8Array(V) };
+    const v = this.vectors ? this.unitVector(token) : null;
+    const units = this.wordUnits;
+    for (let w = 0; w < V; w++) {
+      if (this.wordStems[w] === stemmed) {
+        row.match[w] = 1;
+        row.exact[w] = 1;
+      } else if (v && this.hasUnit[w]) {
+        let dot = 0;
+        const base = w * D;
+        for (let d = 0; d < D; d++) dot += v[d]! * units[base + d]!;
+        if (dot > 0) row.match[w] = dot;
+      }
+    }
+    if (this.rowMemo.size > 4_000) this.rowMemo.clear();
+    this.rowMemo.set(token, row);
+    return row;
+  }
+
+  private idfOf(stemmed: string): number {
+    return this.stemIdf.get(stemmed) ?? Math.log(1 + this.documents) + 1;
+  }
+
+  /**
+   * Word coverage, features 5–8: the question's words covered by the entry's (idf-weighted share;
+   * a word counts 1 when its stem is among the entry's, else, soft, its largest word-vector cosine
+   * to them), and the other way round, the best-covered example question of the entry by the
+   * question's words; soft and exact-only.
+   */
+  private coverage(text: string, out: Float64Array): void {
+    const tokens = [...new Set(tokenize(text))];
+    if (!tokens.length) return;
+    const stems = tokens.map(stem);
+    const idf = stems.map((s) => this.idfOf(s));
+    let total = 0;
+    for (const w of idf) total += w;
+    const V = this.words.length;
+    const Q = tokens.length;
+    const D = this.vectors ? this.vectors.dimension : 0;
+    // match[q * V + w]: 1 for the same stem, else the cosine of the word vectors (≥ 0), or 0.
+    const match = new Float32Array(Q * V);
+    const exact = new Uint8Array(Q * V);
+    for (let q = 0; q < Q; q++) {
+      const row = this.matchRow(tokens[q]!, stems[q]!, D);
+      match.set(row.match, q * V);
+      exact.set(row.exact, q * V);
+    }
+    for (let c = 0; c < this.classes; c++) {
+      const own = this.entryWords[c]!;
+      let soft = 0;
+      let hard = 0;
+      for (let q = 0; q < Q; q++) {
+        let best = 0;
+        let hit = 0;
+        for (const w of own) {
+          const m = match[q * V + w]!;
+          if (m > best) best = m;
+          if (exact[q * V + w]) hit = 1;
+        }
+        soft += idf[q]! * best;
+        hard += idf[q]! * hit;
+      }
+      let reverseSoft = 0;
+      let reverseHard = 0;
+      for (const question of this.questionWords[c]!) {
+        let sum = 0;
+        let softSum = 0;
+        let hardSum = 0;
+        for (const w of question) {
+          const weight = this.idfOf(this.wordStems[w]!);
+          sum += weight;
+          let best = 0;
+          let hit = 0;
+          for (let q = 0; q < Q; q++) {
+            const m = match[q * V + w]!;
+            if (m > best) best = m;
+            if (exact[q * V + w]) hit = 1;
+          }
+          softSum += weight * best;
+          hardSum += weight * hit;
+        }
+        if (sum > 0) {
+          reverseSoft = Math.max(reverseSoft, softSum / sum);
+          reverseHard = Math.max(reverseHard, hardSum / sum);
+        }
+      }
+      out[c * F + 5] = this.vectors ? soft / total : 0;
+      out[c * F + 6] = this.vectors ? reverseSoft : 0;
+      out[c * F + 7] = hard / total;
+      out[c * F + 8] = reverseHard;
+    }
+  }
+
+  /** ENTRY_FEATURES of every entry for one question, entry-major (entries × F). */
+  entryFeatures(text: string, counts: FeatureCounts): Float64Array {
+    const C = this.classes;
+    const out = new Float64Array(C * F);
+    const x = this.vectorizer.transformCounts(counts);
+    const z = this.logits;
+    linearScores(this.linear, x, z);
+    let max = -Infinity;
+    for (let c = 0; c < C; c++) if (z[c]! > max) max = z[c]!;
+    let sum = 0;
+    for (let c = 0; c < C; c++) sum += Math.exp(z[c]! - max);
+    const logSum = max + Math.log(sum);
+    const scratch = this.scratch;
+    for (let k = 0; k < x.indices.length; k++) scratch[x.indices[k]!] = x.values[k]!;
+    const q = this.dense ? this.dense.transform(text) : null;
+    const D = this.dense ? this.dense.dimension : 0;
+    const rows = this.denseRows;
+    for (let c = 0; c < C; c++) {
+      let best = 0;
+      let total = 0;
+      let bestDense = -1;
+      let totalDense = 0;
+      const start = this.classStart[c]!;
+      const end = this.classStart[c + 1]!;
+      for (let r = start; r < end; r++) {
+        let dot = 0;
+        const rowEnd = this.rowStart[r + 1]!;
+        for (let k = this.rowStart[r]!; k < rowEnd; k++) dot += this.flatValues[k]! * scratch[this.flatIndices[k]!]!;
+        if (dot > best) best = dot;
+        total += dot;
+        if (q && rows) {
+          let d = 0;
+          const base = r * D;
+          for (let j = 0; j < D; j++) d += q[j]! * rows[base + j]!;
+          if (d > bestDense) bestDense = d;
+          totalDense += d;
+        }
+      }
+      const n = Math.max(1, end - start);
+      out[c * F] = z[c]! - logSum;
+      out[c * F + 1] = best;
+      out[c * F + 2] = total / n;
+      out[c * F + 3] = q ? Math.max(0, bestDense) : 0;
+      out[c * F + 4] = q ? totalDense / n : 0;
+    }
+    for (let k = 0; k < x.indices.length; k++) scratch[x.indices[k]!] = 0;
+    this.coverage(text, out);
+    return out;
+  }
+
+  score(text: string, counts: FeatureCounts): FaqScore {
+    const features = this.entryFeatures(text, counts);
+    const { scores, probabilities } = this;
+    rankEntries(features, this.weights.rank, scores, probabilities);
+    const [first, second] = topTwo(scores);
+    const confidence = (entry: number, other: number) => {
+      const g = confidenceInputs(features, scores, probabilities, entry, other, this.questionsPerEntry);
+      let t = 0;
+      for (let j = 0; j < G; j++) t += this.weights.confidence[j]! * g[j]!;
+      return sigmoid(t);
+    };
+    return {
+      label: first,
+      confidence: confidence(first, second),
+      probability: probabilities[first]!,
+      similarity: features[first * F + 1]!,
+      runnerUp: second >= 0 ? { label: second, confidence: Math.min(confidence(second, first), confidence(first, second)) } : null,
+    };
+  }
+}
+
+/**
+ * Newton's method with step halving on a convex objective of a few weights: `evaluate` returns the
+ * value, gradient and Hessian at w (an L2 penalty is the caller's).
+ */
+export function newtonMinimise(start: readonly number[], evaluate: (w: readonly number[]) => { value: number; gradient: number[]; hessian: number[][] }, iterations = 100): number[] {
+  let w = [...start];
+  let current = evaluate(w);
+  for (let it = 0; it < iterations; it++) {
+    const delta = solve(current.hessian, current.gradient);
+    let step = 1;
+    let moved = false;
+    for (let tries = 0; tries < 40; tries++, step /= 2) {
+      const candidate = w.map((v, j) => v - step * delta[j]!);
+      const next = evaluate(candidate);
+      if (next.value <= current.value) {
+        const improvement = current.value - next.value;
+        w = candidate;
+        current = next;
+        moved = improvement > 1e-10 * Math.max(1, Math.abs(next.value));
+        break;
+      }
+    }
+    if (!moved) break;
+  }
+  return w;
+}
+
+/** Gaussian elimination with partial pivoting (small systems). */
+export function solve(a: readonly (readonly number[])[], b: readonly number[]): number[] {
+  const n = b.length;
+  const m = a.map((row, i) => [...row, b[i]!]);
+  for (let col = 0; col < n; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < n; r++) if (Math.abs(m[r]![col]!) > Math.abs(m[pivot]![col]!)) pivot = r;
+    [m[col], m[pivot]] = [m[pivot]!, m[col]!];
+    const d = m[col]![col]!;
+    if (Math.abs(d) < 1e-15) return new Array<number>(n).fill(0);
+    for (let r = 0; r < n; r++) {
+      if (r === col) continue;
+      const f = m[r]![col]! / d;
+      for (let c = col; c <= n; c++) m[r]![c]! -= f * m[col]![c]!;
+    }
+  }
+  return m.map((row, i) => row[n]! / row[i]!);
+}
+
+/** A question of a fitting set: its entries' features (entries × F) and the right entry (−1 = none is right). */
+export interface RankingSample {
+  features: Float64Array;
+  label: number;
+}
+
+/** Conditional logit (softmax over the entries of RANK · features), L2 strength `l2`, on samples with a right entry. */
+export function fitRanking(samples: readonly RankingSample[], l2: number, start: readonly number[] = new Array<number>(F).fill(0)): number[] {
+  const usable = samples.filter((s) => s.label >= 0);
+  return newtonMinimise(start, (w) => {
+    let value = 0;
+    const gradient = w.map((v) => l2 * v);
+    const hessian = w.map((_, i) => w.map((__, j) => (i === j ? l2 : 0)));
+    for (let j = 0; j < F; j++) value += 0.5 * l2 * w[j]! ** 2;
+    for (const s of usable) {
+      const C = s.features.length / F;
+      const scores = new Float64Array(C);
+      const p = new Float64Array(C);
+      rankEntries(s.features, w, scores, p);
+      value -= Math.log(Math.max(p[s.label]!, 1e-300));
+      const mean = new Array<number>(F).fill(0);
+      for (let c = 0; c < C; c++) for (let j = 0; j < F; j++) mean[j]! += p[c]! * s.features[c * F + j]!;
+      for (let j = 0; j < F; j++) gradient[j]! += mean[j]! - s.features[s.label * F + j]!;
+      for (let c = 0; c < C; c++) {
+        for (let i = 0; i < F; i++) {
+          const di = s.features[c * F + i]! - mean[i]!;
+          for (let j = 0; j < F; j++) hessian[i]![j]! += p[c]! * di * (s.features[c * F + j]! - mean[j]!);
+        }
+      }
+    }
+    return { value, gradient, hessian };
+  });
+}
+
+export interface LogisticSample {
+  x: readonly number[];
+  correct: boolean;
+  weight: number;
+}
+
+/** Weighted logistic regression, L2 strength `l2` (the last input, the bias, unpenalised). */
+export function fitLogistic(samples: readonly LogisticSample[], l2: number): number[] {
+  const n = samples[0]?.x.length ?? G;
+  return newtonMinimise(new Array<number>(n).fill(0), (w) => {
+    let value = 0;
+    const gradient = w.map((v, j) => (j < n - 1 ? l2 * v : 0));
+    const hessian = w.map((_, i) => w.map((__, j) => (i === j ? (i < n - 1 ? l2 : 1e-9) : 0)));
+    for (let j = 0; j < n - 1; j++) value += 0.5 * l2 * w[j]! ** 2;
+    for (const s of samples) {
+      let t = 0;
+      for (let j = 0; j < n; j++) t += w[j]! * s.x[j]!;
+      const m = s.correct ? -t : t;
+      value += s.weight * (m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m)));
+      const p = sigmoid(t);
+      const r = (p - (s.correct ? 1 : 0)) * s.weight;
+      const h = Math.max(p * (1 - p), 1e-12) * s.weight;
+      for (let i = 0; i < n; i++) {
+        gradient[i]! += r * s.x[i]!;
+        for (let j = 0; j < n; j++) hessian[i]![j]! += h * s.x[i]! * s.x[j]!;
+      }
+    }
+    return { value, gradient, hessian };
+  });
+}
