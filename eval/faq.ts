@@ -20,7 +20,7 @@ import { expectedCalibrationError } from '../server/modules/agents/engines/embed
 import { type EmbeddedTrainOverrides, trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { createRandom, shuffle } from '../server/modules/agents/engines/embedded/random';
 import { carvePerLabel, type Example, loadBanking77, loadClinc150, toEntries } from './datasets';
-import { DEFAULT_THRESHOLD, pct, THRESHOLDS } from './metrics';
+import { answeredAt, DEFAULT_THRESHOLD, pct, THRESHOLDS } from './metrics';
 
 export const FAQ_INTENTS = 15;
 export const FAQ_KS = [1, 2, 4] as const;
@@ -133,14 +133,7 @@ export function scoreEpisode(predict: Predict, episode: Episode, thresholds: rea
     correct: correct.filter(Boolean).length,
     calibrationError: expectedCalibrationError(confidences, correct, 15),
     thresholds: thresholds.map((threshold) => {
-      let answered = 0;
-      let wrong = 0;
-      confidences.forEach((c, i) => {
-        if (c >= threshold) {
-          answered++;
-          if (!correct[i]) wrong++;
-        }
-      });
+      const { answered, wrong } = answeredAt(confidences, correct, threshold);
       return {
         threshold,
         answered,

@@ -45,14 +45,7 @@ export function evaluate(model: EmbeddedModel, inScope: readonly Example[], outO
     calibrationError: expectedCalibrationError(confidences, correct, 15),
     predictMicros,
     thresholds: thresholds.map((threshold) => {
-      let answered = 0;
-      let wrong = 0;
-      confidences.forEach((c, i) => {
-        if (c >= threshold) {
-          answered++;
-          if (!correct[i]) wrong++;
-        }
-      });
+      const { answered, wrong } = answeredAt(confidences, correct, threshold);
       return {
         threshold,
         answered: answered / n,
@@ -62,6 +55,19 @@ export function evaluate(model: EmbeddedModel, inScope: readonly Example[], outO
       };
     }),
   };
+}
+
+/** How many predictions reach `threshold` (answered) and how many of those are wrong. */
+export function answeredAt(confidences: readonly number[], correct: readonly boolean[], threshold: number): { answered: number; wrong: number } {
+  let answered = 0;
+  let wrong = 0;
+  confidences.forEach((c, i) => {
+    if (c >= threshold) {
+      answered++;
+      if (!correct[i]) wrong++;
+    }
+  });
+  return { answered, wrong };
 }
 
 export const pct = (x: number, digits = 1) => (Number.isFinite(x) ? `${(x * 100).toFixed(digits)} %` : '–');

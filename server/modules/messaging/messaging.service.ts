@@ -233,30 +233,23 @@ export class MessagingService {
   ): Promise<boolean> {
     return this.deps.db.transaction().execute(async (trx) => {
       const updated = await this.#messages.updateStatus(trx, channel.id, externalMessageId, this.#statusChanges(status, error), RANK[status]);
-      for (const m of updated) {
-        await this.deps.events.publish(
-          trx,
-          'message.updated',
-          { messageId: m.id, conversationId: m.conversationId, clientId: channel.clientId, status: m.status },
-          { kind: 'customer' },
-        );
-      }
+      await this.#publishUpdated(trx, channel.clientId, updated);
       return updated.length > 0;
     });
+  }
+
+  /** `message.updated` for messages a platform's receipt moved on (the customer's side reported it). */
+  async #publishUpdated(trx: Db, clientId: string, updated: readonly { id: string; conversationId: string; status: MessageStatus }[]): Promise<void> {
+    for (const m of updated) {
+      await this.deps.events.publish(trx, 'message.updated', { messageId: m.id, conversationId: m.conversationId, clientId, status: m.status }, { kind: 'customer' });
+    }
   }
 
   /** Messenger's watermarks: everything sent to the contact up to `watermark` reached `status`. */
   async recordWatermark(channel: Channel, contactExternalId: string, status: 'delivered' | 'read', watermark: Date): Promise<number> {
     return this.deps.db.transaction().execute(async (trx) => {
       const updated = await this.#messages.updateStatusUpTo(trx, channel.id, contactExternalId, this.#statusChanges(status), watermark, RANK[status]);
-      for (const m of updated) {
-        await this.deps.events.publish(
-          trx,
-          'message.updated',
-          { messageId: m.id, conversationId: m.conversationId, clientId: channel.clientId, status: m.status },
-          { kind: 'customer' },
-        );
-      }
+      await this.#publishUpdated(trx, channel.clientId, updated);
       return updated.length;
     });
   }

@@ -32,7 +32,7 @@
  * without the vectors (PARLEY_WORD_VECTORS=off, or the package missing).
  */
 import { type LinearModel, linearScores } from './linear';
-import type { SparseVector, Vectorizer } from './vectorizer';
+import { packRows, type SparseVector, type Vectorizer } from './vectorizer';
 import { type FeatureCounts, stem, tokenize } from './text';
 import type { DenseFeaturizer, WordVectors } from './word-vectors';
 
@@ -196,25 +196,16 @@ export class FaqScorer {
     this.logits = new Float64Array(this.classes);
     this.scores = new Float64Array(this.classes);
     this.probabilities = new Float64Array(this.classes);
-    const rows = examplesByClass.flat();
-    this.classStart = new Int32Array(this.classes + 1);
-    examplesByClass.forEach((members, c) => (this.classStart[c + 1] = this.classStart[c]! + members.length));
-    this.rowStart = new Int32Array(rows.length + 1);
-    rows.forEach((row, r) => (this.rowStart[r + 1] = this.rowStart[r]! + row.indices.length));
-    this.flatIndices = new Int32Array(this.rowStart[rows.length]!);
-    this.flatValues = new Float32Array(this.rowStart[rows.length]!);
-    rows.forEach((row, r) => {
-      this.flatIndices.set(row.indices, this.rowStart[r]);
-      this.flatValues.set(row.values, this.rowStart[r]);
-    });
+    ({ classStart: this.classStart, rowStart: this.rowStart, flatIndices: this.flatIndices, flatValues: this.flatValues } = packRows(examplesByClass));
     this.denseRows = null;
     if (dense) {
       const texts = textsByClass.flat();
       this.denseRows = new Float32Array(texts.length * dense.dimension);
       texts.forEach((text, r) => this.denseRows!.set(dense.transform(text), r * dense.dimension));
     }
-    this.questionsPerEntry = this.classes ? rows.length / this.classes : 1;
-    this.documents = rows.length;
+    const questions = this.classStart[this.classes]!;
+    this.questionsPerEntry = this.classes ? questions / this.classes : 1;
+    this.documents = questions;
     const index = new Map<string, number>();
     const df = new Map<string, number>();
     for (const texts of textsByClass) {

@@ -15,7 +15,7 @@ import { accumulate, type LinearModel, linearScores, softmaxInPlace } from './li
 import { trainSoftmax } from './softmax';
 import { trainSvm } from './svm';
 import { extractFeatures, type FeatureCounts, hashStrings, SpellingCorrector, type SpellingOptions, type TextFeatureOptions, tokenize } from './text';
-import { type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
+import { packRows, type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
 import { DenseFeaturizer, defaultWordVectors, type WordVectors } from './word-vectors';
 import { FaqScorer } from './faq-scorer';
 
@@ -199,17 +199,9 @@ class Classifier {
     this.scratch = new Float32Array(vectorizer.dimension);
     this.logits = new Float64Array(linear.classes);
     this.denseIndices = dense ? Int32Array.from({ length: dense.dimension }, (_, d) => vectorizer.dimension + d) : null;
-    const rows = examplesByClass.flat().map(strongest);
-    this.classStart = new Int32Array(examplesByClass.length + 1);
-    examplesByClass.forEach((members, c) => (this.classStart[c + 1] = this.classStart[c]! + members.length));
-    this.rowStart = new Int32Array(rows.length + 1);
-    rows.forEach((row, r) => (this.rowStart[r + 1] = this.rowStart[r]! + row.indices.length));
-    this.flatIndices = new Int32Array(this.rowStart[rows.length]!);
-    this.flatValues = new Float32Array(this.rowStart[rows.length]!);
-    rows.forEach((row, r) => {
-      this.flatIndices.set(row.indices, this.rowStart[r]);
-      this.flatValues.set(row.values, this.rowStart[r]);
-    });
+    ({ classStart: this.classStart, rowStart: this.rowStart, flatIndices: this.flatIndices, flatValues: this.flatValues } = packRows(
+      examplesByClass.map((members) => members.map(strongest)),
+    ));
   }
 
   classify(text: string, counts: FeatureCounts, withRunnerUp = false): { label: number; probability: number; similarity: number; runnerUp: { label: number; probability: number; similarity: number } | null } {

@@ -149,3 +149,30 @@ class HashIndex {
     }
   }
 }
+
+/**
+ * Training vectors packed for fast dot products: the rows of class c are classStart[c] …
+ * classStart[c+1]−1, and row r's non-zeros are rowStart[r] … rowStart[r+1]−1 of the flat arrays.
+ */
+export interface PackedRows {
+  classStart: Int32Array;
+  rowStart: Int32Array;
+  flatIndices: Int32Array;
+  flatValues: Float32Array;
+}
+
+/** Packs `rowsByClass` (rows in class order) into flat typed arrays (PackedRows). */
+export function packRows(rowsByClass: readonly (readonly SparseVector[])[]): PackedRows {
+  const rows = rowsByClass.flat();
+  const classStart = new Int32Array(rowsByClass.length + 1);
+  rowsByClass.forEach((members, c) => (classStart[c + 1] = classStart[c]! + members.length));
+  const rowStart = new Int32Array(rows.length + 1);
+  rows.forEach((row, r) => (rowStart[r + 1] = rowStart[r]! + row.indices.length));
+  const flatIndices = new Int32Array(rowStart[rows.length]!);
+  const flatValues = new Float32Array(rowStart[rows.length]!);
+  rows.forEach((row, r) => {
+    flatIndices.set(row.indices, rowStart[r]);
+    flatValues.set(row.values, rowStart[r]);
+  });
+  return { classStart, rowStart, flatIndices, flatValues };
+}
