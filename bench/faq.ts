@@ -9,6 +9,8 @@ import { type EmbeddedTrainOverrides, trainEmbeddedModel } from '../server/modul
 import { createRandom, shuffle } from '../server/modules/agents/engines/embedded/random';
 import { defaultWordVectors } from '../server/modules/agents/engines/embedded/word-vectors';
 import { HybridEngine } from '../server/modules/agents/engines/hybrid-engine';
+import type * as datasetsModule from '../eval/datasets';
+import type * as faqModule from '../eval/faq';
 import type { BenchContext, BenchGroup } from './lib/context';
 import type { GroupReporter } from './lib/report';
 import { num } from './lib/stats';
@@ -25,8 +27,8 @@ const THRESHOLD = 0.8;
 /** The version-4 path, as before issue 12: the softmax with its own cross-validated calibration. */
 const WITHOUT_SMALL_KB_PATH: EmbeddedTrainOverrides = { faq: null };
 
-type Faq = typeof import('../eval/faq');
-type Datasets = typeof import('../eval/datasets');
+type Faq = typeof faqModule;
+type Datasets = typeof datasetsModule;
 
 /** The evaluation's loaders, loaded lazily so the bench still runs without ../shared/datasets. */
 async function load(): Promise<{ faq: Faq; datasets: Datasets; clinc: ReturnType<Datasets['loadClinc150']> } | null> {

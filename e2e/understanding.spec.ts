@@ -11,26 +11,9 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { type Api, apiAs, createClient, createWhatsAppChannel, deliverWhatsAppText, literal, unique, waId } from './support/messaging';
+import { STORE_FAQ as FAQ } from '../test/fixtures/store-faq';
 import { ADMIN, signInPage } from './support/users';
 
-const FAQ = [
-  {
-    questions: ['What are your opening hours?', 'When are you open?', 'What time do you open?', 'Are you open on Sunday?', 'What time do you close?'],
-    answer: 'We are open Monday to Saturday, 9:00 to 18:00.',
-  },
-  {
-    questions: ['How much does shipping cost?', 'What are the delivery fees?', 'Is shipping free?', 'How much is delivery?', 'Do you charge for shipping?'],
-    answer: 'Shipping is free over 50 euros, otherwise 4.90.',
-  },
-  {
-    questions: ['How do I get a refund?', 'Can I return my order?', 'What is your refund policy?', 'I want my money back', 'How do returns work?'],
-    answer: 'You can return any item within 30 days for a full refund.',
-  },
-  {
-    questions: ['Where is my order?', 'Track my package', 'My parcel has not arrived', 'How can I track my delivery?', 'Order status please'],
-    answer: 'You can track your order with the link in your confirmation e-mail.',
-  },
-];
 
 /** The client's agent on, answering at once, from FAQ; resolves once the knowledge is live. */
 async function agentWithFaq(api: Api, clientId: string): Promise<void> {

@@ -2,27 +2,10 @@
 import type { UpdateAgentInput } from '../../common/api/agents';
 import type { ChannelKind } from '../../server/db/schema';
 import type { TestApp } from './app';
+import { STORE_FAQ } from '../fixtures/store-faq';
 import { createTestChannel, createTestClient } from './messaging';
 
-/** Four entries, five example questions each (the embedded engine's softmax classifier). */
-export const STORE_FAQ = [
-  {
-    questions: ['What are your opening hours?', 'When are you open?', 'What time do you open?', 'Are you open on Sunday?', 'What time do you close?'],
-    answer: 'We are open Monday to Saturday, 9:00 to 18:00.',
-  },
-  {
-    questions: ['How much does shipping cost?', 'What are the delivery fees?', 'Is shipping free?', 'How much is delivery?', 'Do you charge for shipping?'],
-    answer: 'Shipping is free over 50 euros, otherwise 4.90.',
-  },
-  {
-    questions: ['How do I get a refund?', 'Can I return my order?', 'What is your refund policy?', 'I want my money back', 'How do returns work?'],
-    answer: 'You can return any item within 30 days for a full refund.',
-  },
-  {
-    questions: ['Where is my order?', 'Track my package', 'My parcel has not arrived', 'How can I track my delivery?', 'Order status please'],
-    answer: 'You can track your order with the link in your confirmation e-mail.',
-  },
-];
+export { STORE_FAQ };
 
 /**
  * A client with one channel (website chat unless told) and STORE_FAQ, its agent enabled with no
