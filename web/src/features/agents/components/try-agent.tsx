@@ -1,6 +1,7 @@
-import { BookOpen, FileQuestion, MessageCircleQuestion, Send } from 'lucide-react';
+import { MessageCircleQuestion, Send } from 'lucide-react';
 import { useState } from 'react';
 import { tryAgentInput, type TryAgentResult } from '@common/api/agents';
+import { KnowledgeSource } from '@/components/knowledge-source';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -38,20 +39,8 @@ function SourceList({ sources }: { sources: readonly AnswerSource[] }) {
       <h4 className="text-xs font-medium text-muted-foreground">Sources</h4>
       <ul className="grid min-w-0 gap-1">
         {sources.map((source) => (
-          <li key={`${source.kind}-${source.id}`} className="flex min-w-0 items-center gap-2">
-            {source.kind === 'faq' ? (
-              <FileQuestion aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
-            ) : (
-              <BookOpen aria-hidden className="size-3.5 shrink-0 text-muted-foreground" />
-            )}
-            <span className="sr-only">{source.kind === 'faq' ? 'FAQ entry:' : 'Article:'}</span>
-            {source.link ? (
-              <a href={source.link} target="_blank" rel="noreferrer noopener" className="truncate text-primary hover:underline">
-                {source.title}
-              </a>
-            ) : (
-              <span className="truncate">{source.title}</span>
-            )}
+          <li key={`${source.kind}-${source.id}`} className="flex min-w-0">
+            <KnowledgeSource source={source} />
           </li>
         ))}
       </ul>

@@ -1,6 +1,7 @@
-import { BookOpen, FileQuestion, Frown, Meh, ShieldAlert, Smile } from 'lucide-react';
+import { Frown, Meh, ShieldAlert, Smile } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { ConversationView, Priority } from '@common/api/conversations';
+import { KnowledgeSource } from '@/components/knowledge-source';
 import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/cn';
 import { escalationText, PRIORITY_NAME, priorityText, requestText, SENTIMENT_LABEL, type Sentiment, summaryText } from '../lib/understanding';
@@ -66,21 +67,7 @@ export function ConversationUnderstanding({ conversation }: { conversation: Conv
         </Row>
         {entry ? (
           <Row label="Answered from" testId="understanding-entry">
-            <span className="inline-flex min-w-0 items-start gap-1.5">
-              {entry.kind === 'faq' ? (
-                <FileQuestion aria-hidden className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" />
-              ) : (
-                <BookOpen aria-hidden className="mt-0.5 size-3.5 shrink-0 text-muted-foreground" />
-              )}
-              <span className="sr-only">{entry.kind === 'faq' ? 'FAQ entry:' : 'Article:'}</span>
-              {entry.link ? (
-                <a href={entry.link} target="_blank" rel="noreferrer noopener" className="min-w-0 break-words text-primary hover:underline">
-                  {entry.title}
-                </a>
-              ) : (
-                <span className="min-w-0 break-words">{entry.title}</span>
-              )}
-            </span>
+            <KnowledgeSource source={entry} overflow="wrap" />
           </Row>
         ) : null}
         {escalation ? (
