@@ -188,10 +188,10 @@ function externalIdOf(body: Buffer): string | null {
   return null;
 }
 
-function formatMinutes(ms: number): string {
-  const minutes = ms / 60_000;
-  if (minutes >= 1 && Number.isInteger(minutes)) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-  return `${Math.round(ms / 1000)} seconds`;
+function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}`;
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
 export class AutomationsService {
@@ -548,7 +548,7 @@ export class AutomationsService {
     }
     await this.#settle(executionId, {
       status: 'error',
-      errorMessage: `Timed out: the workflow reported nothing for ${formatMinutes(silenceTimeoutMs)}`,
+      errorMessage: `Timed out: the workflow reported nothing for ${formatDuration(silenceTimeoutMs)}`,
     });
   }
 
