@@ -220,15 +220,21 @@ export class AutomationsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** An unfinished execution was heard from (a step message). */
+  async touchUnfinished(id: string, at: Date, db: Db): Promise<void> {
+    await db.updateTable('automationExecutions').set({ lastHeardAt: at }).where('id', '=', id).where('finishedAt', 'is', null).execute();
+  }
+
   // Messages
 
   async insertMessage(
-    row: { automationId: string; executionId: string; messageType: string; stepName: string | null; content: string; metadata: Record<string, unknown>; timestamp: Date },
+    // The timestamp is the database's (microseconds), so messages of one millisecond keep their order.
+    row: { automationId: string; executionId: string; messageType: string; stepName: string | null; content: string; metadata: Record<string, unknown> },
     db: Db,
   ): Promise<MessageRow> {
     return db
       .insertInto('automationMessages')
-      .values({ ...row, metadata: json(row.metadata) })
+      .values({ ...row, metadata: json(row.metadata), timestamp: sql<Date>`statement_timestamp()` })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

@@ -4,6 +4,7 @@
  * service scopes every read, so another client's automation is a 404). The workflow's callbacks
  * take no session and no CSRF token: the execution's Bearer token, checked before the body is.
  */
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -23,7 +24,8 @@ import {
   updateAutomationInput,
 } from '../../../common/api/automations';
 import { requireUser } from '../../http/access';
-import type { AutomationsService } from './automations.service';
+import { AppError } from '../../lib/errors';
+import type { AutomationsService, CallbackContext } from './automations.service';
 
 const idParams = z.object({ id: z.uuid() });
 
@@ -130,9 +132,15 @@ export const automationCallbackRoutes: FastifyPluginAsyncZod<{ automationsServic
   // Any id string reaches the token check, so a malformed id answers 401 like an unknown one.
   const params = z.object({ id: z.string().max(100).describe('The execution id (execution_id of the trigger request)') });
   const headers = z.looseObject({ authorization: z.string().max(600).optional().describe('Bearer <callback.token>') });
-  const authenticate = async (request: { params: unknown; headers: { authorization?: string } }) => {
-    const id = (request.params as { id?: unknown }).id;
-    await service.authenticateCallback(typeof id === 'string' ? id : '', request.headers.authorization);
+  const contexts = new WeakMap<FastifyRequest, CallbackContext>();
+  const authenticate = async (request: FastifyRequest) => {
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    contexts.set(request, await service.authenticateCallback(typeof id === 'string' ? id : '', request.headers.authorization));
+  };
+  const contextOf = (request: FastifyRequest): CallbackContext => {
+    const context = contexts.get(request);
+    if (!context) throw new AppError('UNAUTHENTICATED', 'Invalid or expired callback token');
+    return context;
   };
 
   app.post(
@@ -151,7 +159,7 @@ export const automationCallbackRoutes: FastifyPluginAsyncZod<{ automationsServic
         response: { 201: automationMessageView },
       },
     },
-    async (request, reply) => reply.status(201).send(await service.postMessage(request.params.id, request.body)),
+    async (request, reply) => reply.status(201).send(await service.postMessage(contextOf(request), request.body)),
   );
 
   app.patch(
@@ -170,6 +178,6 @@ export const automationCallbackRoutes: FastifyPluginAsyncZod<{ automationsServic
         response: { 200: executionView },
       },
     },
-    async (request) => service.reportStatus(request.params.id, request.body),
+    async (request) => service.reportStatus(contextOf(request), request.body),
   );
 };

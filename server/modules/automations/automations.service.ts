@@ -76,6 +76,13 @@ export interface ExecutionReconciler {
   }): Promise<{ status: 'success' | 'error' | 'canceled'; error?: string | null } | 'running' | null>;
 }
 
+/** The execution a valid callback token belongs to. */
+export interface CallbackContext {
+  executionId: string;
+  automationId: string;
+  clientId: string | null;
+}
+
 /** What helper B's template assignment calls (`AutomationCreator` on its side). */
 export interface CreateFromTemplateCommand {
   clientId: string;
@@ -465,49 +472,41 @@ export class AutomationsService {
 
   // Callbacks (the workflow's side)
 
-  /** The execution whose callback token this is, while it is valid; anything else is the same 401. */
-  async #authenticate(executionId: string, authorization: string | undefined): Promise<void> {
+  /**
+   * The execution whose callback token this is, while it is valid; anything else (no or a wrong
+   * token, another execution's, an expired one, an unknown or malformed id) is the same 401.
+   * Routes run it before the body is validated, and hand what it returns to the handler.
+   */
+  async authenticateCallback(executionId: string, authorization: string | undefined): Promise<CallbackContext> {
     const refuse = () => new AppError('UNAUTHENTICATED', 'Invalid or expired callback token');
     const match = /^Bearer\s+(\S{1,512})\s*$/iu.exec(authorization ?? '');
-    if (!match || !/^[0-9a-f-]{36}$/u.test(executionId)) throw refuse();
+    if (!match || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(executionId)) throw refuse();
     const row = await this.#repository.findExecutionForUpdate(executionId, this.deps.db, false);
     const given = sha256Hex(match[1]!);
     if (!row || !safeEqual(given, row.callbackTokenHash)) throw refuse();
     if (row.callbackTokenExpiresAt && new Date(row.callbackTokenExpiresAt).getTime() <= this.deps.clock.now().getTime()) throw refuse();
+    return { executionId: row.id, automationId: row.automationId, clientId: row.clientId };
   }
 
-  /** Checks the token only (routes run it before the body is validated). */
-  async authenticateCallback(executionId: string, authorization: string | undefined): Promise<void> {
-    await this.#authenticate(executionId, authorization);
-  }
-
-  async postMessage(executionId: string, input: StepMessageCommand): Promise<AutomationMessageView> {
+  /** A step message: stored, the execution heard from, the live event — one transaction, no row lock. */
+  async postMessage(context: CallbackContext, input: StepMessageCommand): Promise<AutomationMessageView> {
+    const { executionId, automationId, clientId } = context;
+    const now = this.deps.clock.now();
     const message = await this.deps.db.transaction().execute(async (trx) => {
-      const row = await this.#repository.findExecutionForUpdate(executionId, trx, true);
-      if (!row) throw new AppError('UNAUTHENTICATED', 'Invalid or expired callback token');
-      const now = this.deps.clock.now();
       const inserted = await this.#repository.insertMessage(
-        {
-          automationId: row.automationId,
-          executionId,
-          messageType: input.message_type,
-          stepName: input.step_name ? input.step_name : null,
-          content: input.content,
-          metadata: input.metadata,
-          timestamp: now,
-        },
+        { automationId, executionId, messageType: input.message_type, stepName: input.step_name ? input.step_name : null, content: input.content, metadata: input.metadata },
         trx,
       );
-      if (!isFinal(row.status)) await this.#repository.updateExecution(executionId, { lastHeardAt: now }, trx);
-      await this.deps.events.publish(trx, 'automation.message.created', { messageId: inserted.id, automationId: row.automationId, clientId: row.clientId }, { kind: 'system' });
+      await this.#repository.touchUnfinished(executionId, now, trx);
+      await this.deps.events.publish(trx, 'automation.message.created', { messageId: inserted.id, automationId, clientId }, { kind: 'system' });
       return inserted;
     });
     return toMessageView(message);
   }
 
-  async reportStatus(executionId: string, input: ExecutionUpdateCommand): Promise<ExecutionView> {
+  async reportStatus(context: CallbackContext, input: ExecutionUpdateCommand): Promise<ExecutionView> {
     const updated = await this.#transition(
-      executionId,
+      context.executionId,
       { status: input.status, errorMessage: input.error_message, executionId: input.execution_id ?? undefined },
       { kind: 'system' },
     );
