@@ -256,6 +256,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     secretBox,
     http: outboundHttp,
     publicUrl: config.publicUrl,
+    callbackTokenKey: secret,
     silenceTimeoutMs: config.automationSilenceTimeoutMs,
     reconciler: options.executionReconciler,
     userAgent: `Parley/${VERSION}`,

@@ -93,11 +93,6 @@ export class AutomationsRepository {
     return this.#automations(db, scope).where('a.id', '=', id).executeTakeFirst();
   }
 
-  /** The automation with its sealed secret (run, rotation), in the scope. */
-  async findWithSecret(id: string, scope: Scope, db: Db = this.db): Promise<(AutomationRow & { signingSecret: string }) | undefined> {
-    return this.#automations(db, scope).select('a.signingSecret').where('a.id', '=', id).executeTakeFirst();
-  }
-
   async insert(row: NewAutomation): Promise<string> {
     const inserted = await this.db
       .insertInto('automations')

@@ -250,6 +250,18 @@ describe.each(ENGINES)('automations (%s)', (engine) => {
       expect(history.map((e) => e.id)).toEqual([second.execution.id, started.id]);
     });
 
+    it('rotating the signing secret shows the new one once; the next trigger is signed with it only', async () => {
+      const { automation, signing_secret: old } = await create();
+      const rotated = await admin.post(`/api/v1/automations/${automation.id}/rotate-secret`);
+      expect(rotated.statusCode).toBe(200);
+      const fresh = rotated.json<CreatedAutomation>().signing_secret;
+      expect(fresh).not.toBe(old);
+      const { received, trigger } = await runAndReceive(automation.id);
+      expect(verifies(received, fresh)).toBe(true);
+      expect(verifies(received, old)).toBe(false);
+      expect((await callback('POST', trigger.callback.messages_url, trigger.callback.token, { content: 'still works' })).statusCode).toBe(201);
+    });
+
     it("a non-2xx answer (a redirect too, never followed) makes the execution an error 'HTTP error! status: {code}'", async () => {
       const { automation } = await create();
       for (const answer of [

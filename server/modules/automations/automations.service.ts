@@ -107,6 +107,8 @@ export interface AutomationsServiceDeps {
   http: GuardedHttp;
   /** Origin of the callback URLs given to workflows. */
   publicUrl: string;
+  /** The installation's secret the executions' callback tokens are derived from (the auth secret). */
+  callbackTokenKey: string;
   silenceTimeoutMs: number;
   reconciler?: ExecutionReconciler;
   userAgent?: string;
@@ -339,9 +341,13 @@ export class AutomationsService {
     return (await this.#repository.listMessages(automationId, MESSAGES_LIMIT)).map(toMessageView);
   }
 
-  /** The execution's callback token: derived from the automation's secret, so it is never stored (only its hash). */
-  #callbackToken(secret: string, executionId: string): string {
-    return hmacSha256Hex(secret, `parley-automation-callback:${executionId}`);
+  /**
+   * The execution's callback token: derived from the installation's key and the execution id, so
+   * it is never stored (only its hash) and the run job rebuilds it — also after the automation's
+   * signing secret was rotated between the click and the POST.
+   */
+  #callbackToken(executionId: string): string {
+    return hmacSha256Hex(this.deps.callbackTokenKey, `parley-automation-callback:${executionId}`);
   }
 
   /**
@@ -349,12 +355,12 @@ export class AutomationsService {
    * in one transaction. Refused without a workflow URL and while inactive.
    */
   async run(user: SessionUser, automationId: string, startedHow: AutomationStartedHow = 'manual'): Promise<ExecutionView> {
-    const automation = await this.#repository.findWithSecret(automationId, scopeFor(user));
+    const automation = await this.#repository.find(automationId, scopeFor(user));
     if (!automation) throw notFound('Automation');
     if (!automation.workflowUrl) throw new AppError('BAD_REQUEST', 'Workflow URL not configured');
     if (automation.status === 'inactive') throw new AppError('CONFLICT', 'This automation is inactive. Activate it before running it.');
     const id = randomUUID();
-    const token = this.#callbackToken(this.deps.secretBox.open(automation.signingSecret), id);
+    const token = this.#callbackToken(id);
     const startedAt = this.deps.clock.now();
     const row = await this.deps.db.transaction().execute(async (trx) => {
       const inserted = await this.#repository.insertExecution(
@@ -388,7 +394,7 @@ export class AutomationsService {
       automation_config: row.config,
       client_id: row.clientId,
       timestamp: now.toISOString(),
-      callback: { messages_url: `${base}/messages`, status_url: base, token: this.#callbackToken(secret, executionId) },
+      callback: { messages_url: `${base}/messages`, status_url: base, token: this.#callbackToken(executionId) },
     };
     const body = JSON.stringify(trigger);
     let answer: { status: number; body: Buffer };
