@@ -58,6 +58,9 @@ import { conversationsRoutes } from './modules/conversations/conversations.route
 import { ConversationsService } from './modules/conversations/conversations.service';
 import { ChatsRepository } from './modules/chats/chats.repository';
 import { chatsRoutes } from './modules/chats/chats.routes';
+import { checkExecutionSilenceJob, runAutomationJob } from './modules/automations/automation-jobs';
+import { automationCallbackRoutes, automationsRoutes } from './modules/automations/automations.routes';
+import { AutomationsService, type ExecutionReconciler } from './modules/automations/automations.service';
 import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -129,6 +132,8 @@ export interface BuildAppOptions {
   secretBox?: SecretBox;
   /** Told of every password hashed and checked by sign-in (tests and the bench count them). */
   passwordObserver?: PasswordObserver;
+  /** n8n's word on silent automation executions (default: none — they time out). */
+  executionReconciler?: ExecutionReconciler;
 }
 
 export interface ParleyApp {
@@ -241,7 +246,25 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
   const presence = new PresenceTracker({ users, clock, logger });
-  const realtime = new RealtimeHub({ ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders() }, logger);
+  // Automations: Run POSTs to a user-given workflow URL through the guarded client (10 s per request).
+  const automations = new AutomationsService({
+    db,
+    queue,
+    events,
+    clock,
+    logger,
+    secretBox,
+    http: outboundHttp,
+    publicUrl: config.publicUrl,
+    callbackTokenKey: secret,
+    silenceTimeoutMs: config.automationSilenceTimeoutMs,
+    reconciler: options.executionReconciler,
+    userAgent: `Parley/${VERSION}`,
+  });
+  const realtime = new RealtimeHub(
+    { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders() },
+    logger,
+  );
 
   // Training runs in a worker thread, started with the first training (embedded-trainer.ts).
   const trainer = createEmbeddedTrainer({ wordVectors: config.wordVectors });
@@ -285,6 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     chats,
     agents,
     agentPolicy,
+    automations,
   };
 
   // Jobs
@@ -295,6 +319,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     if ((await webhooks.process(eventIds, ctx.completion, hintOf<ProcessInboundHint>(ctx))).completedJob) ctx.completedInline();
   });
   queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
+  queue.register(runAutomationJob, ({ executionId }, ctx) => automations.trigger(executionId, ctx.signal));
+  queue.register(checkExecutionSilenceJob, ({ executionId, attempt }) => automations.checkSilence(executionId, attempt));
   agentPolicy.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
   new ReopenNotifier({ db, events, queue, notifications, users }).register();
@@ -380,6 +406,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
   await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
+  await server.register(automationsRoutes, { automationsService: automations });
+  await server.register(automationCallbackRoutes, { automationsService: automations });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 

@@ -2,6 +2,7 @@
  * The services app.ts builds, as the CLI's control commands and tests reach them
  * (ParleyApp.services). Its own file so that those callers need not import app.ts.
  */
+import type { AutomationsService } from './modules/automations';
 import type { EventBus } from './events/event-bus';
 import type { AgentPolicy } from './modules/agents/agents.policy';
 import type { AgentsService } from './modules/agents/agents.service';
@@ -44,4 +45,5 @@ export interface ParleyServices {
   chats: ChatsService;
   agents: AgentsService;
   agentPolicy: AgentPolicy;
+  automations: AutomationsService;
 }

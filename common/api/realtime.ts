@@ -11,6 +11,11 @@
  *   "chats"                  the user's internal chat threads and messages
  *   "notifications"          the user's own in-app notifications (the bell): notification.created
  *   "widget"                 the visitor's own conversation (visitor connections only)
+ *   "automations"            every automation execution change and step message the user may see
+ *                            (client users: their client's automations only)
+ *   "automation:<id>"        one automation's execution changes and step messages (404 if not visible):
+ *                            automation.execution.updated (executionView), automation.message.created
+ *                            (automationMessageView), common/api/automations.ts
  * A subscription that is not allowed answers `{type:"error", code:"NOT_FOUND"}` and receives nothing.
  */
 import { z } from 'zod';
@@ -20,7 +25,9 @@ export const realtimeTopic = z.union([
   z.literal('chats'),
   z.literal('notifications'),
   z.literal('widget'),
+  z.literal('automations'),
   z.string().regex(/^conversation:[0-9a-f-]{36}$/u),
+  z.string().regex(/^automation:[0-9a-f-]{36}$/u),
 ]);
 
 export const realtimeClientMessage = z.discriminatedUnion('type', [
@@ -38,6 +45,8 @@ export const realtimeEventName = z.enum([
   'chat.message.created',
   'chat.thread.updated',
   'notification.created',
+  'automation.execution.updated',
+  'automation.message.created',
 ]);
 export type RealtimeEventName = z.infer<typeof realtimeEventName>;
 

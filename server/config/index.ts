@@ -49,6 +49,8 @@ const envSchema = z.object({
   HEALTH_MIN_FREE_MB: z.coerce.number().min(0).default(100),
   HEALTH_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(1),
   HEALTH_JOB_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(300),
+  // Minutes an automation execution may go without any word from its workflow before it becomes an error.
+  AUTOMATION_SILENCE_TIMEOUT: z.coerce.number().positive().max(7 * 24 * 60).default(60),
   // Private hosts a user-given URL (API channel callback, LLM base URL) may reach: names, IPs, CIDRs.
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
@@ -96,6 +98,8 @@ export interface Config {
   health: { minFreeBytes: number; minFreePercent: number; jobMaxAgeSeconds: number };
   /** What requests to user-given URLs may reach besides public addresses (server/lib/guarded-http.ts). */
   outboundAllowlist: OutboundAllowlist;
+  /** How long (ms) an automation execution may hear nothing from its workflow (AUTOMATION_SILENCE_TIMEOUT, in minutes). */
+  automationSilenceTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -138,5 +142,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     wordVectors: e.PARLEY_WORD_VECTORS === 'on',
     health: { minFreeBytes: e.HEALTH_MIN_FREE_MB * 1024 * 1024, minFreePercent: e.HEALTH_MIN_FREE_PERCENT, jobMaxAgeSeconds: e.HEALTH_JOB_MAX_AGE_SECONDS },
     outboundAllowlist: e.OUTBOUND_ALLOWED_HOSTS,
+    automationSilenceTimeoutMs: Math.round(e.AUTOMATION_SILENCE_TIMEOUT * 60_000),
   };
 }

@@ -444,7 +444,58 @@ export interface SqlRoutinesTable {
   appliedAt: Timestamp;
 }
 
+export type AutomationStatus = 'active' | 'paused' | 'inactive' | 'error';
+export type AutomationExecutionStatus = 'success' | 'error' | 'running' | 'waiting' | 'canceled';
+export type AutomationStartedHow = 'manual' | 'template' | 'api' | 'schedule';
+
+export interface AutomationsTable {
+  id: Generated<string>;
+  name: string;
+  description: string | null;
+  workflowId: string | null;
+  workflowUrl: string | null;
+  status: ColumnType<AutomationStatus, AutomationStatus | undefined, AutomationStatus>;
+  config: ColumnType<Record<string, unknown>, string | undefined, string>;
+  clientId: string | null;
+  createdBy: string | null;
+  /** Sealed (server/lib/secret-box.ts). */
+  signingSecret: string;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface AutomationExecutionsTable {
+  id: Generated<string>;
+  automationId: string;
+  status: ColumnType<AutomationExecutionStatus, AutomationExecutionStatus | undefined, AutomationExecutionStatus>;
+  startedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  finishedAt: Timestamp | null;
+  durationMs: number | null;
+  errorMessage: string | null;
+  executionId: string | null;
+  startedHow: ColumnType<AutomationStartedHow, AutomationStartedHow | undefined, AutomationStartedHow>;
+  startedBy: string | null;
+  callbackTokenHash: string;
+  callbackTokenExpiresAt: Timestamp | null;
+  lastHeardAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  triggeredAt: Timestamp | null;
+}
+
+export interface AutomationMessagesTable {
+  id: Generated<string>;
+  automationId: string;
+  executionId: string | null;
+  messageType: ColumnType<string, string | undefined, string>;
+  stepName: string | null;
+  content: string;
+  metadata: ColumnType<Record<string, unknown>, string | undefined, string>;
+  timestamp: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DB {
+  automations: AutomationsTable;
+  automationExecutions: AutomationExecutionsTable;
+  automationMessages: AutomationMessagesTable;
   agents: AgentsTable;
   knowledgeBases: KnowledgeBasesTable;
   knowledgeEntries: KnowledgeEntriesTable;

@@ -24,6 +24,10 @@ export interface DomainEvents {
   'message.updated': { messageId: string; conversationId: string; clientId: string; status: MessageStatus };
   'chat.message.created': { threadId: string; messageId: string; participantIds: string[] };
   'chat.thread.updated': { threadId: string; participantIds: string[] };
+  /** An automation execution started or changed status (automations module). `clientId` null: staff only. */
+  'automation.execution.updated': { executionId: string; automationId: string; clientId: string | null };
+  /** A workflow posted a step message to an execution. */
+  'automation.message.created': { messageId: string; automationId: string; clientId: string | null };
   /** An in-app notification for `userId` (the bell). */
   'notification.created': { notificationId: string; userId: string };
 }

@@ -12,6 +12,7 @@ import { CSRF_COOKIE, CSRF_HEADER } from '../../server/http/csrf';
 import type { Clock } from '../../server/lib/clock';
 import type { PasswordObserver } from '../../server/lib/password-hash';
 import type { EmailTransport } from '../../server/modules/email/email.transport';
+import type { ExecutionReconciler } from '../../server/modules/automations';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000';
@@ -46,6 +47,8 @@ export interface TestAppOptions {
   controlToken?: string;
   /** Told of every password hashed and checked by sign-in. */
   passwordObserver?: PasswordObserver;
+  /** n8n's word on silent automation executions. */
+  executionReconciler?: ExecutionReconciler;
 }
 
 export interface TestApp extends ParleyApp {
@@ -73,6 +76,7 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     startJobs: options.startJobs,
     emailTransport: options.emailTransport,
     passwordObserver: options.passwordObserver,
+    executionReconciler: options.executionReconciler,
   });
   return {
     ...app,

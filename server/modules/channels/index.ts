@@ -3,7 +3,7 @@
  * widget, custom platforms), the channels' settings and secrets, and the outbound delivery that
  * runs the messaging module's send job. It depends on messaging, never the reverse.
  */
-export { checkApiSignature } from './adapters/api-signature';
+export { checkApiSignature, signedHeaders } from './adapters/api-signature';
 export { ChannelDirectory } from './channel-directory';
 export { ChannelsService } from './channels.service';
 export { OutboundService } from './outbound.service';

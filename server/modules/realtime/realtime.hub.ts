@@ -7,6 +7,8 @@
  *   "conversation:<id>"  authorised when subscribing (the conversation must be visible)
  *   "chats"              the user's own internal chat threads
  *   "widget"             a visitor's own conversation
+ *   "automations"        staff: every automation's executions and messages; client users: their client's
+ *   "automation:<id>"    one automation's executions and messages (authorised when subscribing)
  */
 import type { Logger } from 'pino';
 import type { RealtimeEventName, RealtimeServerMessage } from '../../../common/api/realtime';
@@ -39,6 +41,11 @@ export interface RealtimeLoaders {
   chatThread?(threadId: string, viewerId: string): Promise<unknown>;
   /** Whether a user may see a conversation (subscription check). */
   canSeeConversation(user: SessionUser, conversationId: string): Promise<boolean>;
+  /** An automation execution / step message in its API shape, with its automation and that automation's client (null: staff only). */
+  automationExecution?(id: string): Promise<{ view: unknown; automationId: string; clientId: string | null } | undefined>;
+  automationMessage?(id: string): Promise<{ view: unknown; automationId: string; clientId: string | null } | undefined>;
+  /** Whether a user may see an automation (subscription check). */
+  canSeeAutomation?(user: SessionUser, automationId: string): Promise<boolean>;
 }
 
 export interface Connection {
@@ -109,6 +116,8 @@ export class RealtimeHub {
       return refuse;
     } else if (topic.startsWith('conversation:')) {
       if (!(await this.#loaders.canSeeConversation(principal.user, topic.slice('conversation:'.length)))) return refuse;
+    } else if (topic.startsWith('automation:')) {
+      if (!(await this.#loaders.canSeeAutomation?.(principal.user, topic.slice('automation:'.length)))) return refuse;
     }
     connection.topics.add(topic);
     return { type: 'subscribed', id, topic };
@@ -184,6 +193,24 @@ export class RealtimeHub {
       case 'conversation.reopened':
         // Published with a conversation.updated, which brings the screens the conversation's new state.
         return;
+      case 'automation.execution.updated':
+      case 'automation.message.created': {
+        const loaded =
+          event.name === 'automation.execution.updated'
+            ? await this.#loaders.automationExecution?.(event.payload.executionId)
+            : await this.#loaders.automationMessage?.(event.payload.messageId);
+        if (!loaded) return;
+        const topic = `automation:${loaded.automationId}`;
+        for (const c of this.#connections.values()) {
+          if (c.principal.kind !== 'user') continue;
+          const user = c.principal.user;
+          // Checked again per event: the automation may have moved to another client since the subscription.
+          if (!isStaff(user) && (loaded.clientId === null || user.clientId !== loaded.clientId)) continue;
+          if (c.topics.has('automations')) this.#emit(c, 'automations', event.name, loaded.view);
+          if (c.topics.has(topic)) this.#emit(c, topic, event.name, loaded.view);
+        }
+        return;
+      }
       case 'notification.created': {
         for (const c of this.#connections.values()) {
           if (c.principal.kind !== 'user' || c.principal.user.id !== event.payload.userId || !c.topics.has('notifications')) continue;

@@ -129,6 +129,8 @@ export function applyInboxEvent(queryClient: QueryClient, event: RealtimeEvent, 
     case 'chat.message.created':
     case 'chat.thread.updated':
     case 'notification.created':
+    case 'automation.execution.updated':
+    case 'automation.message.created':
       return;
     default: {
       const unhandled: never = event.event;

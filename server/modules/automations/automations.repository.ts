@@ -1,0 +1,258 @@
+/**
+ * The automations module's tables: automations, automation_executions, automation_messages. Every
+ * read a user makes takes a scope — `{ clientId }` sees that client's automations only (a client
+ * user; an automation without a client is staff-only), `{ clientId: null }` sees all (staff). An
+ * execution or message is visible exactly when its automation is.
+ */
+import { type Selectable, sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type {
+  AutomationExecutionsTable,
+  AutomationExecutionStatus,
+  AutomationMessagesTable,
+  AutomationStartedHow,
+  AutomationStatus,
+  AutomationsTable,
+} from '../../db/schema';
+import { json } from '../../db/sql';
+import type { Scope } from '../../http/scope';
+
+export type AutomationRow = Omit<Selectable<AutomationsTable>, 'signingSecret'>;
+export type ExecutionRow = Omit<Selectable<AutomationExecutionsTable>, 'callbackTokenHash' | 'triggeredAt'>;
+export type MessageRow = Selectable<AutomationMessagesTable>;
+
+const AUTOMATION_COLUMNS = [
+  'a.id',
+  'a.name',
+  'a.description',
+  'a.workflowId',
+  'a.workflowUrl',
+  'a.status',
+  'a.config',
+  'a.clientId',
+  'a.createdBy',
+  'a.createdAt',
+  'a.updatedAt',
+] as const;
+
+const EXECUTION_FIELDS = [
+  'id',
+  'automationId',
+  'status',
+  'startedAt',
+  'finishedAt',
+  'durationMs',
+  'errorMessage',
+  'executionId',
+  'startedHow',
+  'startedBy',
+  'callbackTokenExpiresAt',
+  'lastHeardAt',
+] as const;
+const EXECUTION_COLUMNS = EXECUTION_FIELDS.map((f) => `e.${f}` as const);
+
+export interface NewAutomation {
+  name: string;
+  description: string | null;
+  workflowId: string | null;
+  workflowUrl: string | null;
+  status: AutomationStatus;
+  config: Record<string, unknown>;
+  clientId: string | null;
+  createdBy: string | null;
+  sealedSecret: string;
+}
+
+export type AutomationChanges = Partial<Omit<NewAutomation, 'createdBy' | 'sealedSecret'>>;
+
+/** What the run and callback paths need about an execution and its automation. */
+export interface ExecutionForUpdate extends ExecutionRow {
+  callbackTokenHash: string;
+  triggeredAt: Date | null;
+  clientId: string | null;
+  workflowId: string | null;
+  workflowUrl: string | null;
+  config: Record<string, unknown>;
+  signingSecret: string;
+}
+
+export class AutomationsRepository {
+  constructor(private readonly db: Db) {}
+
+  #automations(db: Db, scope: Scope) {
+    let q = db.selectFrom('automations as a').select(AUTOMATION_COLUMNS);
+    if (scope.clientId !== null) q = q.where('a.clientId', '=', scope.clientId);
+    return q;
+  }
+
+  async list(scope: Scope): Promise<AutomationRow[]> {
+    return this.#automations(this.db, scope).orderBy('a.createdAt', 'desc').orderBy('a.id', 'desc').execute();
+  }
+
+  async find(id: string, scope: Scope, db: Db = this.db): Promise<AutomationRow | undefined> {
+    return this.#automations(db, scope).where('a.id', '=', id).executeTakeFirst();
+  }
+
+  async insert(row: NewAutomation): Promise<string> {
+    const inserted = await this.db
+      .insertInto('automations')
+      .values({
+        name: row.name,
+        description: row.description,
+        workflowId: row.workflowId,
+        workflowUrl: row.workflowUrl,
+        status: row.status,
+        config: json(row.config),
+        clientId: row.clientId,
+        createdBy: row.createdBy,
+        signingSecret: row.sealedSecret,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return inserted.id;
+  }
+
+  /** Changes the given fields; false when there is no such automation in the scope. */
+  async update(id: string, changes: AutomationChanges & { sealedSecret?: string }, scope: Scope): Promise<boolean> {
+    let q = this.db
+      .updateTable('automations')
+      .set({
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.workflowId !== undefined ? { workflowId: changes.workflowId } : {}),
+        ...(changes.workflowUrl !== undefined ? { workflowUrl: changes.workflowUrl } : {}),
+        ...(changes.status !== undefined ? { status: changes.status } : {}),
+        ...(changes.config !== undefined ? { config: json(changes.config) } : {}),
+        ...(changes.clientId !== undefined ? { clientId: changes.clientId } : {}),
+        ...(changes.sealedSecret !== undefined ? { signingSecret: changes.sealedSecret } : {}),
+        updatedAt: sql<Date>`now()`,
+      })
+      .where('id', '=', id);
+    if (scope.clientId !== null) q = q.where('clientId', '=', scope.clientId);
+    const result = await q.executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('automations').where('id', '=', id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
+
+  // Executions
+
+  async insertExecution(
+    row: { automationId: string; startedAt: Date; startedHow: AutomationStartedHow; startedBy: string | null; callbackTokenHash: string; id: string },
+    db: Db,
+  ): Promise<ExecutionRow> {
+    return db
+      .insertInto('automationExecutions')
+      .values({
+        id: row.id,
+        automationId: row.automationId,
+        status: 'running',
+        startedAt: row.startedAt,
+        startedHow: row.startedHow,
+        startedBy: row.startedBy,
+        callbackTokenHash: row.callbackTokenHash,
+        lastHeardAt: row.startedAt,
+      })
+      .returning(EXECUTION_FIELDS)
+      .executeTakeFirstOrThrow();
+  }
+
+  async listExecutions(automationId: string, limit: number): Promise<ExecutionRow[]> {
+    return this.db
+      .selectFrom('automationExecutions as e')
+      .select(EXECUTION_COLUMNS)
+      .where('e.automationId', '=', automationId)
+      .orderBy('e.startedAt', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** One execution, if its automation is in the scope; with its automation's client. */
+  async findExecution(id: string, scope: Scope, db: Db = this.db): Promise<(ExecutionRow & { clientId: string | null }) | undefined> {
+    let q = db
+      .selectFrom('automationExecutions as e')
+      .innerJoin('automations as a', 'a.id', 'e.automationId')
+      .select([...EXECUTION_COLUMNS, 'a.clientId'])
+      .where('e.id', '=', id);
+    if (scope.clientId !== null) q = q.where('a.clientId', '=', scope.clientId);
+    return q.executeTakeFirst();
+  }
+
+  /** The execution and what its automation gives the run and the callbacks, locked when `lock`. */
+  async findExecutionForUpdate(id: string, db: Db, lock: boolean): Promise<ExecutionForUpdate | undefined> {
+    let q = db
+      .selectFrom('automationExecutions as e')
+      .innerJoin('automations as a', 'a.id', 'e.automationId')
+      .select([...EXECUTION_COLUMNS, 'e.callbackTokenHash', 'e.triggeredAt', 'a.clientId', 'a.workflowId', 'a.workflowUrl', 'a.config', 'a.signingSecret'])
+      .where('e.id', '=', id);
+    if (lock) q = q.forUpdate('e');
+    return q.executeTakeFirst();
+  }
+
+  async updateExecution(
+    id: string,
+    changes: {
+      status?: AutomationExecutionStatus;
+      finishedAt?: Date;
+      durationMs?: number;
+      errorMessage?: string | null;
+      executionId?: string;
+      callbackTokenExpiresAt?: Date;
+      lastHeardAt?: Date;
+      triggeredAt?: Date;
+    },
+    db: Db,
+  ): Promise<ExecutionRow> {
+    return db
+      .updateTable('automationExecutions')
+      .set(changes)
+      .where('id', '=', id)
+      .returning(EXECUTION_FIELDS)
+      .executeTakeFirstOrThrow();
+  }
+
+  /** An unfinished execution was heard from (a step message). */
+  async touchUnfinished(id: string, at: Date, db: Db): Promise<void> {
+    await db.updateTable('automationExecutions').set({ lastHeardAt: at }).where('id', '=', id).where('finishedAt', 'is', null).execute();
+  }
+
+  // Messages
+
+  async insertMessage(
+    // The timestamp is the database's (microseconds), so messages of one millisecond keep their order.
+    row: { automationId: string; executionId: string; messageType: string; stepName: string | null; content: string; metadata: Record<string, unknown> },
+    db: Db,
+  ): Promise<MessageRow> {
+    return db
+      .insertInto('automationMessages')
+      .values({ ...row, metadata: json(row.metadata), timestamp: sql<Date>`statement_timestamp()` })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+
+  async listMessages(automationId: string, limit: number): Promise<MessageRow[]> {
+    return this.db
+      .selectFrom('automationMessages')
+      .selectAll()
+      .where('automationId', '=', automationId)
+      .orderBy('timestamp', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** A message with its automation's client (the realtime hub's loader). */
+  async findMessage(id: string): Promise<(MessageRow & { clientId: string | null }) | undefined> {
+    return this.db
+      .selectFrom('automationMessages as m')
+      .innerJoin('automations as a', 'a.id', 'm.automationId')
+      .selectAll('m')
+      .select('a.clientId')
+      .where('m.id', '=', id)
+      .executeTakeFirst();
+  }
+}
