@@ -60,6 +60,9 @@ import { ChatsRepository } from './modules/chats/chats.repository';
 import { chatsRoutes } from './modules/chats/chats.routes';
 import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
+import type { AutomationCreator, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
+import { workflowsRoutes } from './modules/workflows/workflows.routes';
+import { WorkflowsService } from './modules/workflows/workflows.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pino, type Logger } from 'pino';
@@ -129,6 +132,11 @@ export interface BuildAppOptions {
   secretBox?: SecretBox;
   /** Told of every password hashed and checked by sign-in (tests and the bench count them). */
   passwordObserver?: PasswordObserver;
+  /**
+   * What the workflows module needs from the automations and n8n modules. Absent: assigning a
+   * template and toggling a workflow linked to n8n answer 503 (not configured).
+   */
+  workflowPorts?: { automations?: AutomationCreator; n8nSwitch?: N8nWorkflowSwitch };
 }
 
 export interface ParleyApp {
@@ -264,6 +272,13 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     typing: (input) => outbound.sendTyping(input),
   });
 
+  const workflows = new WorkflowsService({
+    db,
+    checkOutboundUrl: (url) => outboundHttp.checkUrl(url),
+    automations: options.workflowPorts?.automations,
+    n8nSwitch: options.workflowPorts?.n8nSwitch,
+  });
+
   const services: ParleyServices = {
     auth: authService,
     users,
@@ -285,6 +300,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     chats,
     agents,
     agentPolicy,
+    workflows,
   };
 
   // Jobs
@@ -380,6 +396,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
   await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
+  await server.register(workflowsRoutes, { workflowsService: workflows });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 

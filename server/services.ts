@@ -22,6 +22,7 @@ import type { VisitorTokens } from './modules/widget/visitor-token';
 import type { WidgetService } from './modules/widget/widget.service';
 import type { WebhooksService } from './modules/webhooks/webhooks.service';
 import type { UsersService } from './modules/users/users.service';
+import type { WorkflowsService } from './modules/workflows/workflows.service';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -44,4 +45,5 @@ export interface ParleyServices {
   chats: ChatsService;
   agents: AgentsService;
   agentPolicy: AgentPolicy;
+  workflows: WorkflowsService;
 }

@@ -5,7 +5,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'light-my-request';
 import { type Logger, pino } from 'pino';
-import { buildApp, type ParleyApp } from '../../server/app';
+import { type BuildAppOptions, buildApp, type ParleyApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 import type { Engine } from '../../server/db/database';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../server/http/csrf';
@@ -46,6 +46,8 @@ export interface TestAppOptions {
   controlToken?: string;
   /** Told of every password hashed and checked by sign-in. */
   passwordObserver?: PasswordObserver;
+  /** The workflows module's ports (automations, n8n), as `BuildAppOptions.workflowPorts`. */
+  workflowPorts?: BuildAppOptions['workflowPorts'];
 }
 
 export interface TestApp extends ParleyApp {
@@ -73,6 +75,7 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     startJobs: options.startJobs,
     emailTransport: options.emailTransport,
     passwordObserver: options.passwordObserver,
+    workflowPorts: options.workflowPorts,
   });
   return {
     ...app,
