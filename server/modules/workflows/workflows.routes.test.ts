@@ -511,10 +511,10 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
     const anonymous = app.client();
     for (const [method, url, body] of calls) {
       for (const [who, user] of [['manager', manager], ['client', clientUser]] as const) {
-        const response = await user.request({ method: method as 'GET', url, body });
+        const response = await user.request({ method, url, body });
         expect(response.statusCode, `${who} ${method} ${url}`).toBe(403);
       }
-      expect((await anonymous.request({ method: method as 'GET', url, body })).statusCode, `anonymous ${method} ${url}`).toBe(401);
+      expect((await anonymous.request({ method, url, body })).statusCode, `anonymous ${method} ${url}`).toBe(401);
     }
     expect(expectJson<WorkflowView>(await admin.get(`/api/v1/workflows/${workflow.id}`), 200)).toMatchObject({ name: 'Admins only', status: 'draft', clientCount: 0 });
     expect(expectJson<TemplateView>(await admin.get(`/api/v1/templates/${template.id}`), 200)).toMatchObject({ name: 'Admins only', clientCount: 0 });
