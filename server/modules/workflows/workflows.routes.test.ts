@@ -279,6 +279,9 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
       createdBy: null,
     });
     expect(again.created).toBe(false);
+    await expect(
+      app.services.workflows.importLinked({ name: 'Bad', webhookUrl: 'file:///etc/passwd', n8nWorkflowId: 'x1', active: true, createdBy: null }),
+    ).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
     expect(again.workflow).toMatchObject({
       id: first.workflow.id,
       name: 'Imported (renamed in n8n)',

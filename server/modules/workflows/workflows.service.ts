@@ -223,6 +223,10 @@ export class WorkflowsService {
    * The URL comes from the n8n instance the administrator connected, so it is not checked here.
    */
   async importLinked(input: ImportLinkedCommand): Promise<{ workflow: WorkflowView; created: boolean }> {
+    if (!/^https?:\/\//iu.test(input.webhookUrl) || input.webhookUrl.length > 2048) {
+      throw new AppError('VALIDATION_ERROR', `The n8n workflow's webhook URL is not a usable http(s) URL: ${input.webhookUrl.slice(0, 200)}`);
+    }
+    if (input.n8nWorkflowId.length < 1 || input.n8nWorkflowId.length > 100) throw new AppError('VALIDATION_ERROR', 'The n8n workflow id must be 1 to 100 characters');
     const { id, created } = await this.#repo.upsertLinkedWorkflow({
       name: input.name.trim().slice(0, MAX_STORED_NAME) || input.n8nWorkflowId,
       description: (input.description ?? '').slice(0, 2000),
