@@ -213,6 +213,14 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
     expect(await templates('_')).toEqual([t2.id]);
     expect(await templates('DISCOUNT')).toEqual([t1.id]);
     expect(await templates(tag)).toEqual([t2.id, t1.id]);
+    const zapTemplate = await createTemplate({ type: 'zapier', name: `${tag} zap template` });
+    const byType = async (type: string) =>
+      expectJson<{ templates: TemplateView[] }>(await admin.get(`/api/v1/templates?type=${type}&q=${tag}`), 200).templates.map((t) => t.id);
+    expect(await byType('zapier')).toEqual([zapTemplate.id]);
+    expect(await byType('n8n')).toEqual([t2.id, t1.id]);
+    const everyKind = expectJson<{ workflows: WorkflowView[] }>(await admin.get(`/api/v1/workflows?q=${tag}`), 200).workflows;
+    expect(everyKind.map((w) => w.id)).toEqual([other.id, underscore.id, percent.id]);
+    expect((await admin.get('/api/v1/workflows?kind=make')).statusCode).toBe(400);
   });
 
   it('toggles the status on the server: draft -> active -> paused -> active', async () => {
