@@ -63,6 +63,9 @@ import { automationCallbackRoutes, automationsRoutes } from './modules/automatio
 import { AutomationsService, type ExecutionReconciler } from './modules/automations/automations.service';
 import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
+import type { AutomationCreator, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
+import { workflowsRoutes } from './modules/workflows/workflows.routes';
+import { WorkflowsService } from './modules/workflows/workflows.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pino, type Logger } from 'pino';
@@ -134,6 +137,11 @@ export interface BuildAppOptions {
   passwordObserver?: PasswordObserver;
   /** n8n's word on silent automation executions (default: none — they time out). */
   executionReconciler?: ExecutionReconciler;
+  /**
+   * What the workflows module needs from the automations and n8n modules. Absent: assigning a
+   * template and toggling a workflow linked to n8n answer 503 (not configured).
+   */
+  workflowPorts?: { automations?: AutomationCreator; n8nSwitch?: N8nWorkflowSwitch };
 }
 
 export interface ParleyApp {
@@ -287,6 +295,20 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     typing: (input) => outbound.sendTyping(input),
   });
 
+  const workflows = new WorkflowsService({
+    db,
+    checkOutboundUrl: (url) => outboundHttp.checkUrl(url),
+    automations: options.workflowPorts?.automations ?? {
+      // A template assigned to a client gives it a working automation: active, the template's URL and triggers.
+      createFromTemplate: (input, trx) =>
+        automations.createFromTemplate(
+          { clientId: input.clientId, name: input.name, description: input.description, workflowUrl: input.workflowUrl, config: { triggers: input.triggers, templateId: input.templateId }, createdBy: input.createdBy, status: 'active' },
+          trx,
+        ),
+    },
+    n8nSwitch: options.workflowPorts?.n8nSwitch,
+  });
+
   const services: ParleyServices = {
     auth: authService,
     users,
@@ -309,6 +331,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     agents,
     agentPolicy,
     automations,
+    workflows,
   };
 
   // Jobs
@@ -408,6 +431,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
   await server.register(automationsRoutes, { automationsService: automations });
   await server.register(automationCallbackRoutes, { automationsService: automations });
+  await server.register(workflowsRoutes, { workflowsService: workflows });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 

@@ -23,6 +23,7 @@ import type { VisitorTokens } from './modules/widget/visitor-token';
 import type { WidgetService } from './modules/widget/widget.service';
 import type { WebhooksService } from './modules/webhooks/webhooks.service';
 import type { UsersService } from './modules/users/users.service';
+import type { WorkflowsService } from './modules/workflows/workflows.service';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -46,4 +47,5 @@ export interface ParleyServices {
   agents: AgentsService;
   agentPolicy: AgentPolicy;
   automations: AutomationsService;
+  workflows: WorkflowsService;
 }

@@ -16,6 +16,7 @@ import {
   type SchemaMetadata,
   sql,
   type TableMetadata,
+  type UnknownRow,
 } from 'kysely';
 import pg from 'pg';
 import type { DB } from './schema';
@@ -97,9 +98,29 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return options.url ? openPostgres(options.url, options) : openPglite(options);
 }
 
+/**
+ * jsonb columns that hold someone else's JSON (a workflow's step metadata, an automation's
+ * config, an n8n workflow): returned exactly as stored. CamelCasePlugin maps the keys of nested
+ * objects too, which is what our own JSON (job payloads, `jsonb_build_object` rows) relies on, but
+ * would turn a workflow's `order_id` into `orderId`.
+ */
+const OPAQUE_JSON_COLUMNS = new Set(['config', 'metadata', 'n8n_workflow_json']);
+
+/** Tables and columns are snake_case in SQL and camelCase in TypeScript; OPAQUE_JSON_COLUMNS' values are left alone. */
+export class ParleyCamelCasePlugin extends CamelCasePlugin {
+  protected override mapRow(row: UnknownRow): UnknownRow {
+    const opaque = Object.keys(row).filter((key) => OPAQUE_JSON_COLUMNS.has(key));
+    if (!opaque.length) return super.mapRow(row);
+    const rest = { ...row };
+    for (const key of opaque) delete rest[key];
+    const mapped = super.mapRow(rest);
+    for (const key of opaque) mapped[this.camelCase(key)] = row[key];
+    return mapped;
+  }
+}
+
 function kyselyOptions() {
-  // Tables and columns are snake_case in SQL and camelCase in TypeScript.
-  return { plugins: [new CamelCasePlugin()] };
+  return { plugins: [new ParleyCamelCasePlugin()] };
 }
 
 /**

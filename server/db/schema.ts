@@ -492,6 +492,57 @@ export interface AutomationMessagesTable {
   timestamp: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+export type WorkflowKind = 'n8n' | 'zapier';
+export type WorkflowStatus = 'draft' | 'active' | 'paused';
+/** n8n workflows and Zapier zaps (migration 0014). */
+export interface WorkflowsTable {
+  id: Generated<string>;
+  kind: WorkflowKind;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  status: ColumnType<WorkflowStatus, WorkflowStatus | undefined, WorkflowStatus>;
+  webhookUrl: string;
+  /** text[]: zaps only. */
+  appIntegrations: ColumnType<string[], string[] | undefined, string[]>;
+  /** The linked workflow's id on the connected n8n instance. */
+  n8nWorkflowId: string | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface WorkflowClientsTable {
+  workflowId: string;
+  clientId: string;
+  assignedAt: CreatedAt;
+}
+
+export interface TemplateWorkflowConfig {
+  webhookUrl: string;
+  triggers: string[];
+}
+export interface TemplatesTable {
+  id: Generated<string>;
+  type: WorkflowKind;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  status: ColumnType<WorkflowStatus, WorkflowStatus | undefined, WorkflowStatus>;
+  workflowConfig: Json<TemplateWorkflowConfig>;
+  /** An importable n8n workflow (n8n templates only). */
+  n8nWorkflowJson: Json<Record<string, unknown>> | null;
+  createdBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface TemplateClientsTable {
+  templateId: string;
+  clientId: string;
+  assignedAt: CreatedAt;
+  /** The automation the assignment created (owned by the automations module; no foreign key). */
+  automationId: string | null;
+}
+
 export interface DB {
   automations: AutomationsTable;
   automationExecutions: AutomationExecutionsTable;
@@ -525,6 +576,10 @@ export interface DB {
   chatParticipants: ChatParticipantsTable;
   chatMessages: ChatMessagesTable;
   sqlRoutines: SqlRoutinesTable;
+  workflows: WorkflowsTable;
+  workflowClients: WorkflowClientsTable;
+  templates: TemplatesTable;
+  templateClients: TemplateClientsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -16,6 +16,8 @@ export const ERROR_STATUS = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** A service Parley called (n8n, say) refused or failed; the message says how. */
+  BAD_GATEWAY: 502,
   UNAVAILABLE: 503,
 } as const;
 

@@ -5,7 +5,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { inject } from 'light-my-request';
 import { type Logger, pino } from 'pino';
-import { buildApp, type ParleyApp } from '../../server/app';
+import { type BuildAppOptions, buildApp, type ParleyApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
 import type { Engine } from '../../server/db/database';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../server/http/csrf';
@@ -49,6 +49,8 @@ export interface TestAppOptions {
   passwordObserver?: PasswordObserver;
   /** n8n's word on silent automation executions. */
   executionReconciler?: ExecutionReconciler;
+  /** The workflows module's ports (automations, n8n), as `BuildAppOptions.workflowPorts`. */
+  workflowPorts?: BuildAppOptions['workflowPorts'];
 }
 
 export interface TestApp extends ParleyApp {
@@ -77,6 +79,7 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     emailTransport: options.emailTransport,
     passwordObserver: options.passwordObserver,
     executionReconciler: options.executionReconciler,
+    workflowPorts: options.workflowPorts,
   });
   return {
     ...app,

@@ -10,6 +10,7 @@ import * as sqlRoutines from './0010-sql-routines';
 import * as agentHybrid from './0011-agent-hybrid';
 import * as understanding from './0012-understanding';
 import * as automations from './0013-automations';
+import * as workflows from './0014-workflows';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0011-agent-hybrid': agentHybrid,
   '0012-understanding': understanding,
   '0013-automations': automations,
+  '0014-workflows': workflows,
 };

@@ -156,9 +156,10 @@ describe.each(ENGINES)('automations (%s)', (engine) => {
         expect((await user.delete(`/api/v1/automations/${automation.id}`)).statusCode).toBe(403);
         expect((await user.post(`/api/v1/automations/${automation.id}/rotate-secret`)).statusCode).toBe(403);
       }
-      const edited = await admin.patch(`/api/v1/automations/${automation.id}`, { name: 'Renamed', description: 'Now described', config: { triggers: ['lead'] } });
+      const edited = await admin.patch(`/api/v1/automations/${automation.id}`, { name: 'Renamed', description: 'Now described', config: { triggers: ['lead'], crm_list_id: 7 } });
       expect(edited.statusCode, edited.body).toBe(200);
-      expect(edited.json()).toMatchObject({ name: 'Renamed', description: 'Now described', config: { triggers: ['lead'] }, workflow_url: workflow.url });
+      expect(edited.json()).toMatchObject({ name: 'Renamed', description: 'Now described', config: { triggers: ['lead'], crm_list_id: 7 }, workflow_url: workflow.url });
+      expect((await admin.get(`/api/v1/automations/${automation.id}`)).json()).toMatchObject({ config: { triggers: ['lead'], crm_list_id: 7 } });
       expect((await admin.patch(`/api/v1/automations/${automation.id}`, { workflow_url: '' })).json().error.fields).toMatchObject({ workflow_url: 'Workflow URL is required' });
       expect((await admin.patch(`/api/v1/automations/${automation.id}`, {})).statusCode).toBe(400);
       expect((await admin.delete(`/api/v1/automations/${automation.id}`)).statusCode).toBe(204);
@@ -317,6 +318,11 @@ describe.each(ENGINES)('automations (%s)', (engine) => {
       const ok = await callback('POST', url, trigger.callback.token, { step_name: 'Fetch lead', message_type: 'info', content: 'Fetched', metadata: { rows: 3 } });
       expect(ok.statusCode, ok.body).toBe(201);
       expect(ok.json()).toMatchObject({ automation_id: automation.id, execution_id: trigger.execution_id, step_name: 'Fetch lead', message_type: 'info', content: 'Fetched', metadata: { rows: 3 } });
+      // A workflow's own JSON comes back exactly as sent: nested snake_case keys are not camel-cased.
+      const own = { order_id: 'A-1', line_items: [{ sku_code: 'X-9', unit_price: 5 }], customer: { first_name: 'Ana' } };
+      expect((await callback('POST', url, trigger.callback.token, { content: 'Order read', metadata: own })).statusCode).toBe(201);
+      const stored = (await admin.get(`/api/v1/automations/${automation.id}/messages`)).json<{ messages: { content: string; metadata: unknown }[] }>().messages;
+      expect(stored.find((m) => m.content === 'Order read')?.metadata).toEqual(own);
       const second = await callback('POST', url, trigger.callback.token, { content: 'No step, no type' });
       expect(second.json()).toMatchObject({ step_name: null, message_type: 'info', metadata: {} });
       const refused = [
@@ -329,7 +335,7 @@ describe.each(ENGINES)('automations (%s)', (engine) => {
       ];
       expect(refused.map((r) => r.statusCode)).toEqual(refused.map(() => 401));
       const listed = (await mineUser.get(`/api/v1/automations/${automation.id}/messages`)).json<{ messages: { content: string }[] }>().messages;
-      expect(listed.map((m) => m.content)).toEqual(['No step, no type', 'Fetched']);
+      expect(listed.map((m) => m.content)).toEqual(['No step, no type', 'Order read', 'Fetched']);
     });
 
     it('statuses only move forward; finished_at and duration_ms are set once; the token expires after the grace period', async () => {

@@ -266,10 +266,12 @@ export class AutomationsService {
   }
 
   /** Template assignment (workflows module): the client's automation, made from the template. */
-  async createFromTemplate(command: CreateFromTemplateCommand): Promise<AutomationView> {
+  /** `db`: the caller's transaction, so the automation is made together with what caused it (a template assignment) or not at all. */
+  async createFromTemplate(command: CreateFromTemplateCommand, db?: Db): Promise<AutomationView> {
     this.#checkUrl(command.workflowUrl);
+    const repository = db ? new AutomationsRepository(db) : this.#repository;
     const id = await this.#withClientCheck(() =>
-      this.#repository.insert({
+      repository.insert({
         name: command.name.trim().slice(0, 200) || 'Automation',
         description: command.description?.trim().slice(0, 2000) || null,
         workflowId: command.workflowId?.trim().slice(0, 200) || null,
@@ -281,7 +283,7 @@ export class AutomationsService {
         sealedSecret: this.deps.secretBox.seal(randomToken()),
       }),
     );
-    return toAutomationView((await this.#repository.find(id, STAFF))!);
+    return toAutomationView((await repository.find(id, STAFF))!);
   }
 
   async update(id: string, input: UpdateAutomationCommand): Promise<AutomationView> {

@@ -1,0 +1,35 @@
+/**
+ * What the workflows module needs from other modules, as interfaces `app.ts` fills in: the
+ * automations module creates a client's automation from a template, the n8n module switches a
+ * linked workflow on the connected n8n instance. The workflows module imports neither.
+ */
+import type { Db } from '../../db/database';
+
+export interface AutomationFromTemplate {
+  clientId: string;
+  templateId: string;
+  name: string;
+  description: string;
+  /** The template's `workflowConfig.webhookUrl`. */
+  workflowUrl: string;
+  triggers: string[];
+  /** The admin who assigned the template. */
+  createdBy: string;
+}
+
+export interface AutomationCreator {
+  /**
+   * Creates the client's automation inside the caller's transaction `db`, so the assignment and
+   * the automation are made together or not at all. Throws to refuse (an `AppError` is answered as is).
+   */
+  createFromTemplate(input: AutomationFromTemplate, db: Db): Promise<{ id: string }>;
+}
+
+export interface N8nWorkflowSwitch {
+  /**
+   * Activates or deactivates the workflow on the connected n8n instance. Throws when n8n refuses
+   * or cannot be reached: an `AppError` is answered as is, any other error as a 502 with its
+   * message.
+   */
+  setActive(n8nWorkflowId: string, active: boolean): Promise<void>;
+}
