@@ -80,7 +80,10 @@ import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
 import { type Clock, systemClock } from './lib/clock';
 import { loggerOptions } from './lib/logger';
-import { createGuardedHttp } from './lib/guarded-http';
+import { createGuardedHttp, TrustedOrigins } from './lib/guarded-http';
+import { N8nConnectionRepository } from './modules/n8n/n8n-connection.repository';
+import { n8nRoutes } from './modules/n8n/n8n.routes';
+import { N8nService } from './modules/n8n/n8n.service';
 import { AuthService } from './modules/auth/auth.service';
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -196,7 +199,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
   const channelDeliveries = new ChannelDeliveriesRepository(db);
   // Every request to a URL a user entered (API channel callbacks, LLM base URLs) goes through it.
-  const outboundHttp = createGuardedHttp({ allowlist: config.outboundAllowlist, timeoutMs: Math.max(30_000, config.llmTimeoutMs) });
+  // The n8n connection's origin is admitted on a private address (N8nService keeps it current).
+  const trustedOrigins = new TrustedOrigins();
+  const outboundHttp = createGuardedHttp({ allowlist: config.outboundAllowlist, trustedOrigins, timeoutMs: Math.max(30_000, config.llmTimeoutMs) });
   const adapters = new Map<ChannelKind, ChannelAdapter>([
     ['webchat', webchatAdapter],
     ['api', createApiAdapter({ deliveries: channelDeliveries, clock, logger, http: outboundHttp, userAgent: `Parley/${VERSION}` })],
@@ -264,6 +269,18 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     typing: (input) => outbound.sendTyping(input),
   });
 
+  const n8n = new N8nService({
+    connections: new N8nConnectionRepository(db),
+    secretBox,
+    http: outboundHttp,
+    trustedOrigins,
+    clock,
+    publicUrl: config.publicUrl,
+    userAgent: `Parley/${VERSION}`,
+    logger,
+  });
+  await n8n.refreshTrustedOrigin();
+
   const services: ParleyServices = {
     auth: authService,
     users,
@@ -285,6 +302,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     chats,
     agents,
     agentPolicy,
+    n8n,
   };
 
   // Jobs
@@ -380,6 +398,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(apiChannelRoutes, { apiChannels });
   await server.register(webhooksRoutes, { webhooks });
   await server.register(agentsRoutes, { agentsService: agents, agentPolicy });
+  await server.register(n8nRoutes, { n8nService: n8n });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 

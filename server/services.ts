@@ -22,6 +22,7 @@ import type { VisitorTokens } from './modules/widget/visitor-token';
 import type { WidgetService } from './modules/widget/widget.service';
 import type { WebhooksService } from './modules/webhooks/webhooks.service';
 import type { UsersService } from './modules/users/users.service';
+import type { N8nService } from './modules/n8n/n8n.service';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -44,4 +45,5 @@ export interface ParleyServices {
   chats: ChatsService;
   agents: AgentsService;
   agentPolicy: AgentPolicy;
+  n8n: N8nService;
 }

@@ -15,6 +15,7 @@ export const errorCode = z.enum([
   'UNSUPPORTED_MEDIA_TYPE',
   'RATE_LIMITED',
   'INTERNAL',
+  'BAD_GATEWAY',
   'UNAVAILABLE',
 ]);
 export type ApiErrorCode = z.infer<typeof errorCode>;

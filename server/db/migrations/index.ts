@@ -9,6 +9,7 @@ import * as inbox from './0009-inbox';
 import * as sqlRoutines from './0010-sql-routines';
 import * as agentHybrid from './0011-agent-hybrid';
 import * as understanding from './0012-understanding';
+import * as n8n from './0015-n8n';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0010-sql-routines': sqlRoutines,
   '0011-agent-hybrid': agentHybrid,
   '0012-understanding': understanding,
+  '0015-n8n': n8n,
 };
