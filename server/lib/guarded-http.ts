@@ -201,7 +201,7 @@ export function createGuardedHttp(options: GuardedHttpOptions = {}): GuardedHttp
         },
         (error: Error) => callback(error, ''),
       );
-    }) as LookupFunction;
+    });
 
   const baseConnect = buildConnector({ lookup: checkedLookup(false) });
   // The configured services' origins: a connector of their own, checked with the relaxed policy.

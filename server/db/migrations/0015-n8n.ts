@@ -24,3 +24,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )`,
   ]);
 }
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await execAll(db, ['drop table n8n_connections']);
+}

@@ -9,7 +9,7 @@ import { expectJson } from '../../../test/helpers/inbox';
 import { capturingLogger } from '../../../test/helpers/logger';
 import { createTestClient } from '../../../test/helpers/messaging';
 import { signedInClientUser } from '../../../test/helpers/inbox';
-import { starterWorkflow } from './starter-workflow';
+import { type starterWorkflow } from './starter-workflow';
 
 const API_KEY = 'n8n_api_3f9a1c77e2b04d5c9e1f';
 
@@ -90,10 +90,10 @@ describe.each(ENGINES)('n8n integration API (%s)', (engine) => {
     ];
     for (const [method, url, body] of routes) {
       for (const who of [manager, clientUser]) {
-        const response = await who.request({ method: method as 'GET', url, body });
+        const response = await who.request({ method: method, url, body });
         expect(response.statusCode, `${method} ${url}`).toBe(403);
       }
-      expect((await app.client().request({ method: method as 'GET', url, body })).statusCode, `${method} ${url} anonymous`).toBe(401);
+      expect((await app.client().request({ method: method, url, body })).statusCode, `${method} ${url} anonymous`).toBe(401);
     }
     expect(n8n.requests).toEqual([]);
   });

@@ -124,13 +124,18 @@ export function webhookOf(baseUrl: string, nodes: unknown): { url: string; path:
 function toWorkflow(baseUrl: string, raw: ApiWorkflow): N8nWorkflow {
   const webhook = webhookOf(baseUrl, raw.nodes);
   return {
-    id: String(raw.id),
+    id: idOf(raw.id) ?? '',
     name: typeof raw.name === 'string' ? raw.name : '',
     active: raw.active === true,
     webhookUrl: webhook?.url ?? null,
     webhookPath: webhook?.path ?? null,
     updatedAt: typeof raw.updatedAt === 'string' ? raw.updatedAt : null,
   };
+}
+
+/** n8n's ids: strings (numbers in older versions). */
+function idOf(value: unknown): string | null {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
 }
 
 function excerpt(body: Buffer): string {
@@ -253,8 +258,8 @@ export class N8nService {
     );
     const message = raw.data?.resultData?.error?.message;
     return {
-      id: String(raw.id ?? id),
-      workflowId: raw.workflowId === undefined || raw.workflowId === null ? null : String(raw.workflowId),
+      id: idOf(raw.id) ?? id,
+      workflowId: idOf(raw.workflowId),
       status: typeof raw.status === 'string' ? raw.status : 'unknown',
       finished: raw.finished === true,
       startedAt: typeof raw.startedAt === 'string' ? raw.startedAt : null,
@@ -393,7 +398,8 @@ export class N8nService {
           return `n8n at ${connection.baseUrl} did not answer within ${Math.round(this.#timeoutMs / 1000)} seconds`;
         case 'too_large':
           return `n8n's answer was too large: ${error.message}`;
-        default:
+        case 'aborted':
+        case 'network':
           return `Could not reach n8n at ${connection.baseUrl}: ${error.reason}`;
       }
     }
@@ -407,7 +413,9 @@ export class N8nService {
           return error.message;
         case 'timeout':
           return `No answer within ${WEBHOOK_TEST_TIMEOUT_MS / 1000} seconds`;
-        default:
+        case 'too_large':
+        case 'aborted':
+        case 'network':
           return `Could not reach the webhook: ${error.reason}`;
       }
     }

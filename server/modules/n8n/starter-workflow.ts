@@ -27,7 +27,7 @@ export const STARTER_WORKFLOW_FILE = 'parley-starter-workflow.json';
 
 /** A fresh copy of the shipped starter workflow. */
 export function starterWorkflow(): N8nWorkflowJson {
-  return structuredClone(starter) as N8nWorkflowJson;
+  return structuredClone(starter);
 }
 
 export function starterWorkflowVariant(options: { name: string; path: string; failWith?: string }): N8nWorkflowJson {
