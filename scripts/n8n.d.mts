@@ -4,4 +4,4 @@ export function n8nCacheRoot(): string;
 export function n8nInstallDir(version?: string): string;
 export function n8nBinary(version?: string): string;
 export function isN8nInstalled(version?: string): boolean;
-export function ensureN8n(options?: { version?: string; log?: (line: string) => void }): Promise<string>;
+export function ensureN8n(options?: { version?: string; log?: (line: string) => void; install?: (stagingDir: string) => Promise<void> }): Promise<string>;

@@ -111,8 +111,13 @@ function run(command, args, options) {
   });
 }
 
-/** Installs n8n when missing; returns the binary's path. */
-export async function ensureN8n({ version = N8N_VERSION, log = (line) => console.error(line) } = {}) {
+/** The install itself: npm, in the staging folder holding the package.json with the overrides. */
+function npmInstall(staging) {
+  return run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, stdio: ['ignore', 'inherit', 'inherit'] });
+}
+
+/** Installs n8n when missing; returns the binary's path. `install` replaces npm (tests). */
+export async function ensureN8n({ version = N8N_VERSION, log = (line) => console.error(line), install = npmInstall } = {}) {
   if (isN8nInstalled(version)) return n8nBinary(version);
   const root = n8nCacheRoot();
   fs.mkdirSync(root, { recursive: true });
@@ -125,7 +130,12 @@ export async function ensureN8n({ version = N8N_VERSION, log = (line) => console
     fs.writeFileSync(path.join(staging, 'package.json'), `${JSON.stringify(packageJson(version), null, 2)}\n`);
     log(`n8n: installing n8n@${version} into ${finalDir} (about 3 minutes, ~1.8 GB; once)`);
     const started = Date.now();
-    await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: staging, stdio: ['ignore', 'inherit', 'inherit'] });
+    try {
+      await install(staging);
+    } catch (error) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      throw error;
+    }
     fs.writeFileSync(path.join(staging, '.installed'), `${new Date().toISOString()}\n`);
     fs.rmSync(finalDir, { recursive: true, force: true });
     fs.renameSync(staging, finalDir);
