@@ -71,12 +71,13 @@ export const n8nWorkflow = z.object({
 export type N8nWorkflow = z.infer<typeof n8nWorkflow>;
 export const n8nWorkflowsResponse = z.object({ workflows: z.array(n8nWorkflow) });
 
-/** n8n's execution statuses (the spec's execution statuses are n8n's). */
+/** n8n's execution statuses (the spec's execution statuses are n8n's); anything else reads `unknown`. */
 export const n8nExecutionStatus = z.enum(['success', 'error', 'running', 'waiting', 'canceled', 'new', 'unknown', 'crashed']);
+export type N8nExecutionStatus = z.infer<typeof n8nExecutionStatus>;
 export const n8nExecution = z.object({
   id: z.string(),
   workflowId: z.string().nullable(),
-  status: z.string(),
+  status: n8nExecutionStatus,
   finished: z.boolean(),
   startedAt: z.string().nullable(),
   stoppedAt: z.string().nullable(),

@@ -13,6 +13,7 @@
 import type { Logger } from 'pino';
 import {
   N8N_NOT_CONNECTED,
+  n8nExecutionStatus,
   n8nPayloadTemplate,
   type N8nConnectionTest,
   type N8nConnectionView,
@@ -260,7 +261,7 @@ export class N8nService {
     return {
       id: idOf(raw.id) ?? id,
       workflowId: idOf(raw.workflowId),
-      status: typeof raw.status === 'string' ? raw.status : 'unknown',
+      status: n8nExecutionStatus.safeParse(raw.status).data ?? 'unknown',
       finished: raw.finished === true,
       startedAt: typeof raw.startedAt === 'string' ? raw.startedAt : null,
       stoppedAt: typeof raw.stoppedAt === 'string' ? raw.stoppedAt : null,
