@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: {
@@ -10,6 +10,8 @@ export default defineConfig({
   },
   test: {
     include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'eval/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    // Against a real n8n: `npm run test:n8n` (vitest.n8n.config.ts).
+    exclude: [...configDefaults.exclude, 'test/n8n/**'],
     globalSetup: ['test/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

@@ -86,7 +86,10 @@ import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
 import { type Clock, systemClock } from './lib/clock';
 import { loggerOptions } from './lib/logger';
-import { createGuardedHttp } from './lib/guarded-http';
+import { createGuardedHttp, TrustedOrigins } from './lib/guarded-http';
+import { N8nConnectionRepository } from './modules/n8n/n8n-connection.repository';
+import { n8nRoutes } from './modules/n8n/n8n.routes';
+import { N8nService } from './modules/n8n/n8n.service';
 import { AuthService } from './modules/auth/auth.service';
 import { SessionsRepository } from './modules/auth/sessions.repository';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -209,7 +212,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
   const channelDeliveries = new ChannelDeliveriesRepository(db);
   // Every request to a URL a user entered (API channel callbacks, LLM base URLs) goes through it.
-  const outboundHttp = createGuardedHttp({ allowlist: config.outboundAllowlist, timeoutMs: Math.max(30_000, config.llmTimeoutMs) });
+  // The n8n connection's origin is admitted on a private address (N8nService keeps it current).
+  const trustedOrigins = new TrustedOrigins();
+  const outboundHttp = createGuardedHttp({ allowlist: config.outboundAllowlist, trustedOrigins, timeoutMs: Math.max(30_000, config.llmTimeoutMs) });
   const adapters = new Map<ChannelKind, ChannelAdapter>([
     ['webchat', webchatAdapter],
     ['api', createApiAdapter({ deliveries: channelDeliveries, clock, logger, http: outboundHttp, userAgent: `Parley/${VERSION}` })],
@@ -254,6 +259,19 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   const chats = new ChatsService({ db, chats: new ChatsRepository({ db, clock }), events, clock });
   const presence = new PresenceTracker({ users, clock, logger });
+  // n8n: the connected instance's origin is admitted by the guarded client (and only that one).
+  const n8n = new N8nService({
+    connections: new N8nConnectionRepository(db),
+    secretBox,
+    http: outboundHttp,
+    trustedOrigins,
+    clock,
+    publicUrl: config.publicUrl,
+    userAgent: `Parley/${VERSION}`,
+    logger,
+  });
+  await n8n.refreshTrustedOrigin();
+
   // Automations: Run POSTs to a user-given workflow URL through the guarded client (10 s per request).
   const automations = new AutomationsService({
     db,
@@ -266,7 +284,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     publicUrl: config.publicUrl,
     callbackTokenKey: secret,
     silenceTimeoutMs: config.automationSilenceTimeoutMs,
-    reconciler: options.executionReconciler,
+    reconciler: options.executionReconciler ?? { finalStatus: (input) => n8n.executionOutcome(input) },
+    beforeTrigger: () => n8n.refreshTrustedOrigin(),
     userAgent: `Parley/${VERSION}`,
   });
   const realtime = new RealtimeHub(
@@ -295,6 +314,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     typing: (input) => outbound.sendTyping(input),
   });
 
+
   const workflows = new WorkflowsService({
     db,
     checkOutboundUrl: (url) => outboundHttp.checkUrl(url),
@@ -306,7 +326,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
           trx,
         ),
     },
-    n8nSwitch: options.workflowPorts?.n8nSwitch,
+    n8nSwitch: options.workflowPorts?.n8nSwitch ?? {
+      setActive: async (id, active) => {
+        await n8n.setActive(id, active);
+      },
+    },
   });
 
   const services: ParleyServices = {
@@ -332,6 +356,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     agentPolicy,
     automations,
     workflows,
+    n8n,
   };
 
   // Jobs
@@ -432,6 +457,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(automationsRoutes, { automationsService: automations });
   await server.register(automationCallbackRoutes, { automationsService: automations });
   await server.register(workflowsRoutes, { workflowsService: workflows });
+  await server.register(n8nRoutes, { n8nService: n8n });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 

@@ -24,6 +24,7 @@ import type { WidgetService } from './modules/widget/widget.service';
 import type { WebhooksService } from './modules/webhooks/webhooks.service';
 import type { UsersService } from './modules/users/users.service';
 import type { WorkflowsService } from './modules/workflows/workflows.service';
+import type { N8nService } from './modules/n8n/n8n.service';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -48,4 +49,5 @@ export interface ParleyServices {
   agentPolicy: AgentPolicy;
   automations: AutomationsService;
   workflows: WorkflowsService;
+  n8n: N8nService;
 }

@@ -437,6 +437,21 @@ export interface AgentModelsTable {
   trainedAt: CreatedAt;
 }
 
+/** The n8n instance this installation drives (0015; one row, owned by the n8n module). */
+export interface N8nConnectionsTable {
+  singleton: ColumnType<boolean, boolean | undefined, never>;
+  baseUrl: string;
+  /** Sealed with SECRETS_KEY, never returned. */
+  apiKeySealed: string;
+  updatedBy: string | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+  lastTestOk: boolean | null;
+  lastTestMessage: string | null;
+  lastTestWorkflowCount: number | null;
+  lastTestedAt: Timestamp | null;
+}
+
 /** What server/db/routines.ts applied: one row per SQL routine source file. */
 export interface SqlRoutinesTable {
   name: string;
@@ -580,6 +595,7 @@ export interface DB {
   workflowClients: WorkflowClientsTable;
   templates: TemplatesTable;
   templateClients: TemplateClientsTable;
+  n8nConnections: N8nConnectionsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -2,8 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
-import { createGuardedHttp, GuardedHttpError, type ResolvedAddress } from './guarded-http';
-import { checkOutboundUrl, parseOutboundAllowlist, refusedRange } from './outbound-address';
+import { createGuardedHttp, GuardedHttpError, type ResolvedAddress, TrustedOrigins } from './guarded-http';
+import { checkOutboundUrl, parseOutboundAllowlist, refusedRange, refusedRangeForConfiguredHost } from './outbound-address';
 
 /** A loopback server standing in for an internal service: records each request it gets. */
 async function internalService(handler?: http.RequestListener) {
@@ -180,6 +180,51 @@ describe('guarded HTTP client', () => {
     expect((await byRange.fetch(`http://127.0.0.1:${service.port}/b`, { method: 'POST', body: '{}' })).status).toBe(200);
     expect(service.hits.splice(0)).toEqual(['GET /v1/models', 'GET /a', 'POST /b']);
     await Promise.all([byName.close(), byRange.close()]);
+  });
+
+  it('admits exactly a trusted origin (the configured n8n) on a private address: not its other ports, names or schemes', async () => {
+    const other = await internalService();
+    const trusted = new TrustedOrigins();
+    const client = createGuardedHttp({ trustedOrigins: trusted, resolve: fixedResolver({ 'n8n.lan': ['127.0.0.1'], 'metadata.lan': ['169.254.169.254'] }) });
+    expect((await refusal(client.request(`http://127.0.0.1:${service.port}/`))).kind).toBe('refused');
+    trusted.set('n8n', `http://127.0.0.1:${service.port}/some/prefix`);
+    expect(client.checkUrl(`http://127.0.0.1:${service.port}/webhook/x`)).toBeNull();
+    expect((await client.request(`http://127.0.0.1:${service.port}/webhook/x`)).status).toBe(200);
+    expect((await client.fetch(`http://127.0.0.1:${service.port}/api/v1/workflows`)).status).toBe(200);
+    // Another port of the same host, the same port under another name or scheme: refused.
+    expect(client.checkUrl(`http://127.0.0.1:${other.port}/`)).toBe('Refused: the address resolves to the loopback network (127.0.0.1)');
+    for (const url of [`http://127.0.0.1:${other.port}/`, `http://n8n.lan:${service.port}/`, `https://127.0.0.1:${service.port}/`, 'http://10.0.0.1/']) {
+      expect((await refusal(client.request(url))).kind, url).toBe('refused');
+    }
+    // A name is admitted by its origin, and still checked where it connects: never the metadata service.
+    trusted.set('n8n', `http://n8n.lan:${service.port}`);
+    expect((await client.request(`http://n8n.lan:${service.port}/healthz`)).status).toBe(200);
+    expect((await refusal(client.request(`http://127.0.0.1:${service.port}/`))).kind).toBe('refused');
+    trusted.set('n8n', 'http://metadata.lan');
+    expect((await refusal(client.request('http://metadata.lan/latest/meta-data/'))).message).toBe('Refused: the address resolves to the cloud metadata service (169.254.169.254)');
+    trusted.set('n8n', 'http://169.254.169.254');
+    expect(client.checkUrl('http://169.254.169.254/')).toBe('Refused: the address resolves to the cloud metadata service (169.254.169.254)');
+    // Removed: refused again, even over a connection pooled while it was admitted.
+    trusted.set('n8n', `http://127.0.0.1:${service.port}`);
+    expect((await client.request(`http://127.0.0.1:${service.port}/a`)).status).toBe(200);
+    trusted.set('n8n', null);
+    expect((await refusal(client.request(`http://127.0.0.1:${service.port}/b`))).kind).toBe('refused');
+    expect(service.hits.splice(0)).toEqual(['GET /webhook/x', 'GET /api/v1/workflows', 'GET /healthz', 'GET /a']);
+    expect(other.hits).toEqual([]);
+    await client.close();
+    await other.close();
+  });
+
+  it('a configured host may live on loopback or a private network, never on metadata, link-local or reserved ranges', () => {
+    for (const ip of ['127.0.0.1', '::1', '10.0.0.5', '192.168.1.20', '172.16.3.4', 'fd00::5', '100.64.1.1', '::ffff:10.0.0.5', '93.184.215.14']) {
+      expect(refusedRangeForConfiguredHost(ip), ip).toBeNull();
+    }
+    expect(refusedRangeForConfiguredHost('169.254.169.254')).toBe('the cloud metadata service');
+    expect(refusedRangeForConfiguredHost('::ffff:169.254.169.254')).toBe('the cloud metadata service');
+    expect(refusedRangeForConfiguredHost('169.254.1.1')).toBe('a link-local network');
+    expect(refusedRangeForConfiguredHost('fe80::1')).toBe('a link-local network');
+    expect(refusedRangeForConfiguredHost('0.0.0.0')).toBe('the unspecified address');
+    expect(refusedRangeForConfiguredHost('224.0.0.1')).toBe('a multicast address');
   });
 
   it('does not follow a redirect to a private address (request and fetch)', async () => {

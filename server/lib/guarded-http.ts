@@ -14,19 +14,80 @@
  * - Redirects are never followed: a 3xx is returned as the answer (docs/DECISIONS.md).
  * - Each request has a total time limit (connect to last byte) and a cap on the answer's size.
  * - `OUTBOUND_ALLOWED_HOSTS` admits named private hosts (a self-hosted LLM, n8n on the LAN).
+ * - `TrustedOrigins` admits exactly the origins (scheme, host and port) of services an
+ *   administrator configured in the app (the n8n instance): their loopback or private addresses are
+ *   allowed — other ports of the same host, and every other private host, are still refused; the
+ *   metadata service and link-local ranges never are (`refusedRangeForConfiguredHost`).
  */
 import dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector, request as undiciRequest } from 'undici';
-import { checkOutboundUrl, EMPTY_ALLOWLIST, normaliseHost, refusalMessage, refusedRange, type OutboundAllowlist } from './outbound-address';
+import {
+  checkOutboundUrl,
+  EMPTY_ALLOWLIST,
+  normaliseHost,
+  refusalMessage,
+  refusedRange,
+  refusedRangeForConfiguredHost,
+  type OutboundAllowlist,
+} from './outbound-address';
 
 export interface ResolvedAddress {
   address: string;
   family: number;
 }
 
+/** `http://host:port` with the default port spelt out and the host normalised (no brackets, lower case). */
+function originKey(protocol: string, hostname: string, port: string | number | undefined): string {
+  const scheme = protocol.replace(/:$/u, '').toLowerCase();
+  const effectivePort = port === undefined || port === '' ? (scheme === 'https' ? 443 : 80) : Number(port);
+  return `${scheme}://${normaliseHost(hostname)}:${effectivePort}`;
+}
+
+/**
+ * The origins administrators configured as services Parley calls (today one: the n8n instance),
+ * each under its owner's name so the owner replaces its own entry. Requests to them go through a
+ * connection pool of their own, which is closed whenever an origin is removed or replaced: no
+ * keep-alive connection outlives the trust it was opened under.
+ */
+export class TrustedOrigins {
+  readonly #byOwner = new Map<string, string>();
+  readonly #listeners = new Set<() => void>();
+
+  /** Admits `url`'s origin for `owner` (replacing the owner's previous one); null removes it. */
+  set(owner: string, url: string | URL | null): void {
+    const before = this.#byOwner.get(owner);
+    if (url === null) {
+      this.#byOwner.delete(owner);
+    } else {
+      const parsed = typeof url === 'string' ? new URL(url) : url;
+      this.#byOwner.set(owner, originKey(parsed.protocol, parsed.hostname, parsed.port));
+    }
+    if (before !== undefined && before !== this.#byOwner.get(owner)) for (const listener of this.#listeners) listener();
+  }
+
+  /** Called when an admitted origin is removed or replaced. */
+  onRevoke(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  admits(protocol: string, hostname: string, port: string | number | undefined): boolean {
+    if (this.#byOwner.size === 0) return false;
+    const key = originKey(protocol, hostname, port);
+    for (const origin of this.#byOwner.values()) if (origin === key) return true;
+    return false;
+  }
+
+  admitsUrl(url: URL): boolean {
+    return this.admits(url.protocol, url.hostname, url.port);
+  }
+}
+
 export interface GuardedHttpOptions {
   allowlist?: OutboundAllowlist;
+  /** Origins admitted on private addresses because an administrator configured them (the n8n instance). */
+  trustedOrigins?: TrustedOrigins;
   /** Name resolution; every address it returns is checked (default: the system resolver, all addresses). */
   resolve?: (hostname: string) => Promise<ResolvedAddress[]>;
   /** Default total time per request, connect to last byte (default 30 s). */
@@ -105,56 +166,87 @@ function findRefusal(error: unknown): GuardedHttpError | null {
 
 export function createGuardedHttp(options: GuardedHttpOptions = {}): GuardedHttp {
   const allowlist = options.allowlist ?? EMPTY_ALLOWLIST;
+  const trustedOrigins = options.trustedOrigins;
   const resolve = options.resolve ?? systemResolve;
   const defaultTimeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const defaultMaxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
 
   /** Every address of the name, or a refusal naming the first refused one. */
-  async function resolveChecked(hostname: string): Promise<ResolvedAddress[]> {
+  async function resolveChecked(hostname: string, trusted: boolean): Promise<ResolvedAddress[]> {
     const host = normaliseHost(hostname);
     const addresses = await resolve(host);
     if (addresses.length === 0) throw Object.assign(new Error(`No address for ${host}`), { code: 'ENOTFOUND' });
     if (allowlist.hosts.has(host)) return addresses;
     for (const { address } of addresses) {
-      const range = refusedRange(address, allowlist);
+      const range = trusted ? refusedRangeForConfiguredHost(address) : refusedRange(address, allowlist);
       if (range) throw new GuardedHttpError(refusalMessage(address, range), 'refused');
     }
     return addresses;
   }
 
   // The socket's lookup: the addresses it connects to are the ones just checked.
-  const lookup = ((hostname: string, lookupOptions: dns.LookupOptions, callback: (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void) => {
-    resolveChecked(hostname).then(
-      (addresses) => {
-        const family = lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family;
-        const usable = family ? addresses.filter((a) => a.family === family) : addresses;
-        if (usable.length === 0) {
-          callback(Object.assign(new Error(`No IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
-        } else if (lookupOptions.all) {
-          callback(null, usable);
-        } else {
-          callback(null, usable[0]!.address, usable[0]!.family);
-        }
-      },
-      (error: Error) => callback(error, ''),
-    );
-  }) as LookupFunction;
+  const checkedLookup = (trusted: boolean): LookupFunction =>
+    ((hostname: string, lookupOptions: dns.LookupOptions, callback: (error: Error | null, address: string | dns.LookupAddress[], family?: number) => void) => {
+      resolveChecked(hostname, trusted).then(
+        (addresses) => {
+          const family = lookupOptions.family === 'IPv4' ? 4 : lookupOptions.family === 'IPv6' ? 6 : lookupOptions.family;
+          const usable = family ? addresses.filter((a) => a.family === family) : addresses;
+          if (usable.length === 0) {
+            callback(Object.assign(new Error(`No IPv${family} address for ${hostname}`), { code: 'ENOTFOUND' }), '');
+          } else if (lookupOptions.all) {
+            callback(null, usable);
+          } else {
+            callback(null, usable[0]!.address, usable[0]!.family);
+          }
+        },
+        (error: Error) => callback(error, ''),
+      );
+    });
 
-  const baseConnect = buildConnector({ lookup });
-  const agent = new Agent({
-    connect(connectOptions, callback) {
+  const baseConnect = buildConnector({ lookup: checkedLookup(false) });
+  // The configured services' origins: a connector of their own, checked with the relaxed policy.
+  const trustedConnect = buildConnector({ lookup: checkedLookup(true) });
+  const connectVia = (mayTrust: boolean): buildConnector.connector =>
+    function connect(connectOptions, callback) {
+      // Judged again at connect time: the origin may have been removed since the request was queued.
+      const trusted = mayTrust && (trustedOrigins?.admits(connectOptions.protocol, connectOptions.hostname, connectOptions.port) ?? false);
       // An IP literal is connected to without a lookup: check it here.
       const host = normaliseHost(connectOptions.hostname);
       if (isIP(host) && !allowlist.hosts.has(host)) {
-        const range = refusedRange(host, allowlist);
+        const range = trusted ? refusedRangeForConfiguredHost(host) : refusedRange(host, allowlist);
         if (range) {
           callback(new GuardedHttpError(refusalMessage(host, range), 'refused'), null);
           return;
         }
       }
-      baseConnect(connectOptions, callback);
-    },
+      (trusted ? trustedConnect : baseConnect)(connectOptions, callback);
+    };
+  const agent = new Agent({ connect: connectVia(false) });
+  // Requests to an admitted origin use a pool of their own, replaced (the old one closed once its
+  // requests are done) when an origin is revoked: a pooled connection never outlives its trust.
+  let trustedAgent = new Agent({ connect: connectVia(true) });
+  const closing = new Set<Promise<void>>();
+  const stopListening = trustedOrigins?.onRevoke(() => {
+    const old = trustedAgent;
+    trustedAgent = new Agent({ connect: connectVia(true) });
+    const closed = old.close().finally(() => closing.delete(closed));
+    closing.add(closed);
   });
+
+  function checkUrl(input: string | URL): string | null {
+    let url: URL;
+    try {
+      url = typeof input === 'string' ? new URL(input) : input;
+    } catch {
+      return 'Not a valid URL';
+    }
+    if (trustedOrigins?.admitsUrl(url) && (url.protocol === 'http:' || url.protocol === 'https:')) {
+      const host = normaliseHost(url.hostname);
+      const range = isIP(host) ? refusedRangeForConfiguredHost(host) : null;
+      return range ? refusalMessage(host, range) : null;
+    }
+    return checkOutboundUrl(url, allowlist);
+  }
 
   async function request(input: string | URL, requestOptions: GuardedRequestOptions = {}): Promise<GuardedResponse> {
     let url: URL;
@@ -175,7 +267,7 @@ export function createGuardedHttp(options: GuardedHttpOptions = {}): GuardedHttp
         headers: requestOptions.headers,
         body: requestOptions.body,
         signal,
-        dispatcher: agent,
+        dispatcher: trustedOrigins?.admitsUrl(url) ? trustedAgent : agent,
       });
       const chunks: Buffer[] = [];
       let size = 0;
@@ -222,9 +314,12 @@ export function createGuardedHttp(options: GuardedHttpOptions = {}): GuardedHttp
   };
 
   return {
-    checkUrl: (url) => checkOutboundUrl(url, allowlist),
+    checkUrl: (url) => checkUrl(url),
     request,
     fetch: guardedFetch,
-    close: () => agent.close(),
+    async close() {
+      stopListening?.();
+      await Promise.all([agent.close(), trustedAgent.close(), ...closing]);
+    },
   };
 }

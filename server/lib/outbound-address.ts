@@ -120,6 +120,24 @@ export function refusedRange(ip: string, allowlist: OutboundAllowlist = EMPTY_AL
   return describeRange(address);
 }
 
+/** The ranges an operator-configured private service (the n8n instance) may live in. */
+const CONFIGURED_HOST_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'carrierGradeNat']);
+
+/**
+ * The relaxed check for the one origin an administrator configured as a service Parley talks to
+ * (the n8n instance, `TrustedOrigins` in `./guarded-http.ts`): loopback and private networks are
+ * admitted, as self-hosted n8n usually lives there; the metadata service, link-local, multicast
+ * and reserved ranges are still refused. Returns the refused range's phrase, or null.
+ */
+export function refusedRangeForConfiguredHost(ip: string): string | null {
+  const range = refusedRange(ip);
+  if (range === null || range === 'not an IP address') return range;
+  const address = ipaddr.parse(ip);
+  const judged = address instanceof ipaddr.IPv6 ? (embeddedIPv4(address) ?? address) : address;
+  if (METADATA.has(judged.toString())) return range;
+  return CONFIGURED_HOST_RANGES.has(judged.range()) ? null : range;
+}
+
 /** The message a refused address gets, in the delivery log, the channel test and the LLM log. */
 export function refusalMessage(address: string, range: string): string {
   return `Refused: the address resolves to ${range} (${address})`;

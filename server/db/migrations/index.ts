@@ -11,6 +11,7 @@ import * as agentHybrid from './0011-agent-hybrid';
 import * as understanding from './0012-understanding';
 import * as automations from './0013-automations';
 import * as workflows from './0014-workflows';
+import * as n8n from './0015-n8n';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0012-understanding': understanding,
   '0013-automations': automations,
   '0014-workflows': workflows,
+  '0015-n8n': n8n,
 };

@@ -111,6 +111,11 @@ export interface AutomationsServiceDeps {
   callbackTokenKey: string;
   silenceTimeoutMs: number;
   reconciler?: ExecutionReconciler;
+  /**
+   * Called before each trigger request: the n8n module re-reads its connection here, so a workflow
+   * URL on the connected (private) n8n instance is admitted on every instance sharing the database.
+   */
+  beforeTrigger?: () => Promise<void>;
   userAgent?: string;
 }
 
@@ -401,6 +406,7 @@ export class AutomationsService {
     const body = JSON.stringify(trigger);
     let answer: { status: number; body: Buffer };
     try {
+      await this.deps.beforeTrigger?.();
       // Redirects are never followed (the guarded client returns a 3xx as the answer).
       answer = await http.request(url, {
         method: 'POST',

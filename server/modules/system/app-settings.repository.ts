@@ -40,6 +40,8 @@ export class AppSettingsRepository {
     (select secrets as sealed from channels where secrets is not null limit 1)
     union all
     (select llm_api_key_sealed as sealed from agents where llm_api_key_sealed is not null limit 1)
+    union all
+    (select api_key_sealed as sealed from n8n_connections limit 1)
     limit 1`.execute(db);
     return rows[0]?.sealed;
   }
