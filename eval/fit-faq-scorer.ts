@@ -4,17 +4,22 @@
  * (eval/faq.ts: BANKING77 paraphrases carved from train.csv, CLINC150 `val` and `oos_val`; never a
  * test split), and reports them on other validation episodes.
  *
- *   npx tsx eval/fit-faq-scorer.ts [--fit-episodes=25] [--check-episodes=10] [--write]
+ *   npx tsx eval/fit-faq-scorer.ts [--fit-episodes=25] [--extra-episodes=45] [--check-episodes=10]
+ *     [--other-shape-episodes=0] [--write]
  *
- * Fit: validation seeds 101 … 100 + fit-episodes, both datasets, k = 1, 2, 4. For every question the
- * trained FAQ's per-entry features (ENTRY_FEATURES) are collected once; then
- *   1. the ranking weights: a conditional logit (softmax over the episode's 15 entries of
+ * Fit: validation seeds 101 … 100 + fit-episodes, both datasets, the protocol's shape (15 entries,
+ * k = 1, 2, 4), and seeds 201 … 200 + extra-episodes of other shapes (8 / 15 / 30 entries × 1–5
+ * questions, one shape per seed in turn). For every question the trained FAQ's per-entry features
+ * (ENTRY_FEATURES) and the knowledge base's statistics are collected once; then
+ *   1. the ranking weights: a conditional logit (softmax over the episode's entries of
  *      RANK · features), maximum likelihood with a small L2 penalty, on the paraphrases;
  *   2. the confidence weights: a logistic regression of "the top entry is right" on
  *      CONFIDENCE_FEATURES, on the paraphrases (right or wrong) and the unanswerable questions
- *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total.
+ *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total;
+ *   3. the slope above the default threshold (SLOPES), on the paraphrases alone.
  * The same with the word-vector features zeroed gives FAQ_WEIGHTS_NO_VECTORS. Check: seeds 1 … check-episodes
- * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k.
+ * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k; with
+ * --other-shape-episodes=N also seeds 301 … 300 + N of the other shapes (never fitted on).
  * --write replaces the constants between `// fitted:begin` and `// fitted:end` in faq-scorer.ts.
  * Deterministic: the same data and code give the same constants.
  */

@@ -18,12 +18,18 @@
  *     the entry's words, a word counting 1 when its stem is one of the entry's and otherwise the
  *     largest cosine of its word vector to the entry's words' (a soft "word coverage"), and the other
  *     way round, the best-covered example question of the entry;
- *   - the same two with exact stems only (no vectors).
+ *   - the same two with exact stems only (no vectors);
+ *   - contrastive coverage: per question word, how much better this entry covers it than the best
+ *     other entry does (soft, idf-weighted share), and the question's words that only this entry
+ *     has (exact).
  *
  * The entries are ranked by RANK_WEIGHTS · features (a conditional logit: P(entry) = softmax of
- * those scores over the entries), and the confidence of the top entry is
- * σ(CONFIDENCE_WEIGHTS · [log-odds of its ranking probability, margin of its score over the
- * runner-up's, its TF-IDF max cosine, its word-vector max cosine, ln(questions per entry), 1]).
+ * those scores over the entries). The confidence of the top entry is a logistic regression on
+ * CONFIDENCE_FEATURES (its ranking log-odds, margin, cosines and coverages, the runner-up's, the
+ * ranking's entropy, ln(questions per entry) and products with it, and KNOWLEDGE_BASE_STATS: how
+ * close the knowledge base's entries are to each other and how alike each entry's questions are,
+ * computed once when the scorer is built), its logit then stretched above the default threshold
+ * by a fitted slope (FaqScorerWeights.slopes, confidenceOfLogit).
  *
  * Both weight vectors are constants fitted by `npx tsx eval/fit-faq-scorer.ts` on the FAQ-sized
  * protocol's VALIDATION episodes only (eval/faq.ts: BANKING77 paraphrases carved from train.csv,
@@ -108,8 +114,9 @@ export interface FaqScorerWeights {
 }
 
 /**
- * Fitted by `npx tsx eval/fit-faq-scorer.ts --fit-episodes=25 --write` (validation episodes, seeds 101–125, of BANKING77 and CLINC150,
- * k = 1, 2, 4; see that script and docs/agent-evaluation.md). Do not edit by hand.
+ * Fitted by `npx tsx eval/fit-faq-scorer.ts --write` (validation episodes of BANKING77 and CLINC150: seeds 101–125 with 15
+ * entries, k = 1, 2, 4, and seeds 201–245 of 8 / 15 / 30 entries with 1–5 questions; unanswerable share 0.2; see that
+ * script and docs/agent-evaluation.md). Do not edit by hand.
  */
 // fitted:begin
 export const FAQ_WEIGHTS: FaqScorerWeights = {
