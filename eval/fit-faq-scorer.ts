@@ -4,17 +4,22 @@
  * (eval/faq.ts: BANKING77 paraphrases carved from train.csv, CLINC150 `val` and `oos_val`; never a
  * test split), and reports them on other validation episodes.
  *
- *   npx tsx eval/fit-faq-scorer.ts [--fit-episodes=25] [--check-episodes=10] [--write]
+ *   npx tsx eval/fit-faq-scorer.ts [--fit-episodes=25] [--extra-episodes=45] [--check-episodes=10]
+ *     [--other-shape-episodes=0] [--write]
  *
- * Fit: validation seeds 101 … 100 + fit-episodes, both datasets, k = 1, 2, 4. For every question the
- * trained FAQ's per-entry features (ENTRY_FEATURES) are collected once; then
- *   1. the ranking weights: a conditional logit (softmax over the episode's 15 entries of
+ * Fit: validation seeds 101 … 100 + fit-episodes, both datasets, the protocol's shape (15 entries,
+ * k = 1, 2, 4), and seeds 201 … 200 + extra-episodes of other shapes (8 / 15 / 30 entries × 1–5
+ * questions, one shape per seed in turn). For every question the trained FAQ's per-entry features
+ * (ENTRY_FEATURES) and the knowledge base's statistics are collected once; then
+ *   1. the ranking weights: a conditional logit (softmax over the episode's entries of
  *      RANK · features), maximum likelihood with a small L2 penalty, on the paraphrases;
  *   2. the confidence weights: a logistic regression of "the top entry is right" on
  *      CONFIDENCE_FEATURES, on the paraphrases (right or wrong) and the unanswerable questions
- *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total.
+ *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total;
+ *   3. the slope above the default threshold (SLOPES), on the paraphrases alone.
  * The same with the word-vector features zeroed gives FAQ_WEIGHTS_NO_VECTORS. Check: seeds 1 … check-episodes
- * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k.
+ * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k; with
+ * --other-shape-episodes=N also seeds 301 … 300 + N of the other shapes (never fitted on).
  * --write replaces the constants between `// fitted:begin` and `// fitted:end` in faq-scorer.ts.
  * Deterministic: the same data and code give the same constants.
  */
@@ -23,32 +28,43 @@ import path from 'node:path';
 import { expectedCalibrationError } from '../server/modules/agents/engines/embedded/calibration';
 import {
   confidenceInputs,
+  confidenceOfLogit,
   F,
   FAQ_WEIGHTS,
+  type FaqScorerWeights,
   fitLogistic,
   fitRanking,
   G,
   type LogisticSample,
+  newtonMinimise,
+  PIVOT,
   rankEntries,
   type RankingSample,
   topTwo,
   VECTOR_FEATURES,
+  VECTOR_STATS,
 } from '../server/modules/agents/engines/embedded/faq-scorer';
 import { trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { toEntries } from './datasets';
 import { FAQ_INTENTS, FAQ_KS, FAQ_OTHER_INTENT, FAQ_OUT_OF_SCOPE, loadFaqPools, sampleEpisode } from './faq';
 
 /** Total weight of the unanswerable questions in the confidence fit, as a share of the paraphrases'. */
-const UNANSWERABLE_SHARE = Number(process.env.UNANSWERABLE_SHARE ?? 0.25);
+const UNANSWERABLE_SHARE = Number(process.env.UNANSWERABLE_SHARE ?? 0.2);
 /** Other shares to report on the check episodes (comma-separated), for choosing UNANSWERABLE_SHARE. */
 const TRY_SHARES = (process.env.TRY_SHARES ?? '').split(',').filter(Boolean).map(Number);
+/** Which of the confidence's slopes around the pivot are fitted (FaqScorerWeights.slopes): 'off', 'above' or 'both'. */
+const SLOPES = process.env.SLOPES ?? 'above';
 const RANK_L2 = 1;
 const CONFIDENCE_L2 = 1;
 
 interface Collected extends RankingSample {
   pool: string;
   k: number;
+  /** Entries in the episode's knowledge base. */
+  intents: number;
   seed: number;
+  /** The episode's knowledge-base statistics (KNOWLEDGE_BASE_STATS). */
+  knowledgeBase: readonly number[];
   /** Paraphrase (label ≥ 0) or unanswerable (label −1). */
 }
 
@@ -57,21 +73,39 @@ function argOf(name: string, fallback: number): number {
   return arg ? Number(arg.slice(name.length + 3)) : fallback;
 }
 
-function collect(seeds: readonly number[]): Collected[] {
+interface Shape {
+  intents: number;
+  k: number;
+}
+
+/** The protocol's episodes: 15 entries, k = 1, 2, 4. */
+const PROTOCOL_SHAPES: readonly Shape[] = FAQ_KS.map((k) => ({ intents: FAQ_INTENTS, k }));
+/**
+ * Other knowledge-base shapes for the fit only, so the constants also hold for the sizes businesses
+ * have (issue 12: ten to thirty entries, one to five questions each) and not only for the protocol's;
+ * extra seed s gets one shape, in turn.
+ */
+const EXTRA_SHAPES: readonly Shape[] = [8, 15, 30].flatMap((intents) => [1, 2, 3, 4, 5].map((k) => ({ intents, k })));
+
+function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly Shape[]): Collected[] {
   const out: Collected[] = [];
   for (const pool of loadFaqPools(true)) {
-    for (const k of FAQ_KS) {
-      const started = performance.now();
-      for (const seed of seeds) {
-        const episode = sampleEpisode(pool, seed, { intents: FAQ_INTENTS, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
+    const started = performance.now();
+    let episodes = 0;
+    for (const seed of seeds) {
+      for (const { intents, k } of shapesOf(seed)) {
+        const episode = sampleEpisode(pool, seed, { intents, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
         const model = trainEmbeddedModel(toEntries(episode.faq));
         if (!model.smallKnowledgeBase) throw new Error('the FAQ episode did not take the small-knowledge-base path');
         const index = new Map(model.labels.map((label, i) => [label, i]));
-        for (const { text, label } of episode.paraphrases) out.push({ pool: pool.id, k, seed, features: model.entryFeatures(text)!, label: index.get(label)! });
-        for (const { text } of [...episode.otherIntent, ...episode.outOfScope]) out.push({ pool: pool.id, k, seed, features: model.entryFeatures(text)!, label: -1 });
+        const knowledgeBase = model.knowledgeBaseStats!;
+        const base = { pool: pool.id, k, intents, seed, knowledgeBase };
+        for (const { text, label } of episode.paraphrases) out.push({ ...base, features: model.entryFeatures(text)!, label: index.get(label)! });
+        for (const { text } of [...episode.otherIntent, ...episode.outOfScope]) out.push({ ...base, features: model.entryFeatures(text)!, label: -1 });
+        episodes++;
       }
-      console.error(`  collected ${pool.id} k=${k}, ${seeds.length} episodes (${((performance.now() - started) / 1000).toFixed(1)} s)`);
     }
+    console.error(`  collected ${pool.id}, ${episodes} episodes (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
   return out;
 }
@@ -80,7 +114,9 @@ function withoutVectors(samples: readonly Collected[]): Collected[] {
   return samples.map((s) => {
     const features = Float64Array.from(s.features);
     for (let c = 0; c < features.length / F; c++) for (const j of VECTOR_FEATURES) features[c * F + j] = 0;
-    return { ...s, features };
+    const knowledgeBase = [...s.knowledgeBase];
+    for (const j of VECTOR_STATS) knowledgeBase[j] = 0;
+    return { ...s, features, knowledgeBase };
   });
 }
 
@@ -91,10 +127,16 @@ function confidenceSample(s: Collected, rank: readonly number[]): { x: number[];
   const p = new Float64Array(C);
   rankEntries(s.features, rank, scores, p);
   const [first, second] = topTwo(scores);
-  return { x: confidenceInputs(s.features, scores, p, first, second, s.k), correct: s.label === first, top: first };
+  return { x: confidenceInputs(s.features, scores, p, first, second, s.k, s.knowledgeBase), correct: s.label === first, top: first };
 }
 
-function fit(samples: readonly Collected[], share = UNANSWERABLE_SHARE, given?: number[]): { rank: number[]; confidence: number[] } {
+interface Weights {
+  rank: number[];
+  confidence: number[];
+  slopes: [number, number];
+}
+
+function fit(samples: readonly Collected[], share = UNANSWERABLE_SHARE, given?: number[]): Weights {
   const rank = given ?? fitRanking(samples, RANK_L2);
   const paraphrases = samples.filter((s) => s.label >= 0).length;
   const unanswerable = samples.length - paraphrases;
@@ -103,17 +145,47 @@ function fit(samples: readonly Collected[], share = UNANSWERABLE_SHARE, given?: 
     const { x, correct } = confidenceSample(s, rank);
     return { x, correct, weight: s.label >= 0 ? 1 : uWeight };
   });
-  return { rank, confidence: fitLogistic(logistic, CONFIDENCE_L2) };
+  const confidence = fitLogistic(logistic, CONFIDENCE_L2);
+  // The slopes around the pivot, on the paraphrases alone (SLOPES: 'above' fits the one above it, 'both' both, 'off' neither).
+  const logits = logistic.filter((_, i) => samples[i]!.label >= 0).map((s) => ({ t: s.x.reduce((a, v, j) => a + v * confidence[j]!, 0), correct: s.correct }));
+  const slopes: [number, number] = [
+    SLOPES === 'both' ? fitSlope(logits.filter((s) => s.t < PIVOT_LOGIT)) : 1,
+    SLOPES === 'off' ? 1 : fitSlope(logits.filter((s) => s.t >= PIVOT_LOGIT)),
+  ];
+  return { rank, confidence, slopes };
 }
 
-function report(samples: readonly Collected[], weights: { rank: readonly number[]; confidence: readonly number[] }, title: string): void {
+const PIVOT_LOGIT = Math.log(PIVOT / (1 - PIVOT));
+
+/** Maximum likelihood of s in P(right) = σ(logit(PIVOT) + s · (t − logit(PIVOT))) (Newton, one variable). */
+function fitSlope(samples: readonly { t: number; correct: boolean }[]): number {
+  const slope = newtonMinimise([1], ([s]) => {
+    let value = 0;
+    let gradient = 0;
+    let hessian = 1e-9;
+    for (const { t, correct } of samples) {
+      const d = t - PIVOT_LOGIT;
+      const z = PIVOT_LOGIT + s! * d;
+      const m = correct ? -z : z;
+      value += m > 0 ? m + Math.log1p(Math.exp(-m)) : Math.log1p(Math.exp(m));
+      const p = 1 / (1 + Math.exp(-z));
+      gradient += (p - (correct ? 1 : 0)) * d;
+      hessian += p * (1 - p) * d * d;
+    }
+    return { value, gradient: [gradient], hessian: [[hessian]] };
+  });
+  return slope[0]!;
+}
+
+function report(samples: readonly Collected[], weights: FaqScorerWeights, title: string): void {
   console.log(`\n${title}`);
   console.log('| setting | top-1 | ECE | answered @0.8 | error @0.8 | handed off @0.8 | answered @0.7 | error @0.7 | handed off @0.7 |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  const keys = [...new Set(samples.map((s) => `${s.pool} ${s.k}`))];
+  const keyOf = (s: Collected) => `${s.pool} ${s.k}${s.intents === FAQ_INTENTS ? '' : ` (${s.intents} entries)`}`;
+  const keys = [...new Set(samples.map(keyOf))].sort();
   const pct = (x: number) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '–');
   for (const key of keys) {
-    const group = samples.filter((s) => `${s.pool} ${s.k}` === key);
+    const group = samples.filter((s) => keyOf(s) === key);
     const seeds = [...new Set(group.map((s) => s.seed))];
     const perSeed = seeds.map((seed) => {
       const mine = group.filter((s) => s.seed === seed);
@@ -124,7 +196,7 @@ function report(samples: readonly Collected[], weights: { rank: readonly number[
         const { x, correct } = confidenceSample(s, weights.rank);
         let t = 0;
         for (let j = 0; j < G; j++) t += weights.confidence[j]! * x[j]!;
-        const c = 1 / (1 + Math.exp(-t));
+        const c = confidenceOfLogit(t, weights.slopes);
         if (s.label >= 0) {
           conf.push(c);
           right.push(correct);
@@ -154,17 +226,34 @@ function main(): void {
   const fitEpisodes = argOf('fit-episodes', 25);
   const checkEpisodes = argOf('check-episodes', 10);
   console.error(`Collecting features: fit seeds 101–${100 + fitEpisodes}, check seeds 1–${checkEpisodes} (validation episodes)…`);
-  const fitSet = collect(Array.from({ length: fitEpisodes }, (_, i) => 101 + i));
-  const checkSet = checkEpisodes > 0 ? collect(Array.from({ length: checkEpisodes }, (_, i) => 1 + i)) : [];
+  const extraEpisodes = argOf('extra-episodes', 45);
+  const fitSet = [
+    ...collect(
+      Array.from({ length: fitEpisodes }, (_, i) => 101 + i),
+      () => PROTOCOL_SHAPES,
+    ),
+    ...collect(
+      Array.from({ length: extraEpisodes }, (_, i) => 201 + i),
+      (seed) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!],
+    ),
+  ];
+  const checkSet = checkEpisodes > 0 ? collect(Array.from({ length: checkEpisodes }, (_, i) => 1 + i), () => PROTOCOL_SHAPES) : [];
+  // Other shapes on other seeds (never fitted on): does the confidence hold for them too?
+  const otherShapes = argOf('other-shape-episodes', 0);
+  const otherSet = otherShapes > 0 ? collect(Array.from({ length: otherShapes }, (_, i) => 301 + i), (seed) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!]) : [];
   const withVectors = fit(fitSet);
   const noVectors = fit(withoutVectors(fitSet));
-  console.log(`rank (with vectors): ${round(withVectors.rank)}; confidence: ${round(withVectors.confidence)}`);
-  console.log(`rank (no vectors): ${round(noVectors.rank)}; confidence: ${round(noVectors.confidence)}`);
+  console.log(`rank (with vectors): ${round(withVectors.rank)}; confidence: ${round(withVectors.confidence)}; slopes: ${round(withVectors.slopes)}`);
+  console.log(`rank (no vectors): ${round(noVectors.rank)}; confidence: ${round(noVectors.confidence)}; slopes: ${round(noVectors.slopes)}`);
   if (checkSet.length) {
     report(checkSet, FAQ_WEIGHTS, 'Check episodes, the constants in the code now');
     report(checkSet, withVectors, `Check episodes, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
     for (const share of TRY_SHARES) report(checkSet, fit(fitSet, share, withVectors.rank), `Check episodes, unanswerable share ${share}`);
     report(withoutVectors(checkSet), noVectors, 'Check episodes, the new fit without word vectors');
+  }
+  if (otherSet.length) {
+    report(otherSet, FAQ_WEIGHTS, 'Episodes of other shapes (seeds 301–), the constants in the code now');
+    report(otherSet, withVectors, 'Episodes of other shapes (seeds 301–), the new fit');
   }
   if (process.argv.includes('--write')) {
     const file = path.resolve(import.meta.dirname, '../server/modules/agents/engines/embedded/faq-scorer.ts');
@@ -174,11 +263,13 @@ function main(): void {
       'export const FAQ_WEIGHTS: FaqScorerWeights = {',
       `  rank: ${round(withVectors.rank)},`,
       `  confidence: ${round(withVectors.confidence)},`,
+      `  slopes: ${round(withVectors.slopes)},`,
       '};',
       '/** The same fit with the word-vector features zeroed (no vectors in this process). */',
       'export const FAQ_WEIGHTS_NO_VECTORS: FaqScorerWeights = {',
       `  rank: ${round(noVectors.rank)},`,
       `  confidence: ${round(noVectors.confidence)},`,
+      `  slopes: ${round(noVectors.slopes)},`,
       '};',
       '// fitted:end',
     ].join('\n');

@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { SHOP_FAQ, SHOP_PARAPHRASES } from './faq-fixture';
-import { F, FAQ_WEIGHTS, FAQ_WEIGHTS_NO_VECTORS, fitLogistic, fitRanking, G, type LogisticSample, type RankingSample, solve, topTwo } from './faq-scorer';
+import {
+  confidenceInputs,
+  confidenceOfLogit,
+  F,
+  FAQ_WEIGHTS,
+  FAQ_WEIGHTS_NO_VECTORS,
+  fitLogistic,
+  fitRanking,
+  G,
+  KNOWLEDGE_BASE_STATS,
+  type LogisticSample,
+  PIVOT,
+  type RankingSample,
+  solve,
+  topTwo,
+  VECTOR_FEATURES,
+  VECTOR_STATS,
+} from './faq-scorer';
 import { loadEmbeddedModel, resolveTrainOptions, trainEmbeddedModel, usesFaqScorer } from './model';
 import { createRandom } from './random';
 import { QuantizedWordVectors } from './word-vectors';
@@ -62,10 +79,52 @@ describe('faq-scorer fitting', () => {
     for (const w of [FAQ_WEIGHTS, FAQ_WEIGHTS_NO_VECTORS]) {
       expect(w.rank).toHaveLength(F);
       expect(w.confidence).toHaveLength(G);
+      expect(w.slopes).toHaveLength(2);
+      for (const slope of w.slopes) expect(slope).toBeGreaterThan(0);
     }
-    expect(FAQ_WEIGHTS_NO_VECTORS.rank[3]).toBe(0);
-    expect(FAQ_WEIGHTS_NO_VECTORS.rank[5]).toBe(0);
-    expect(FAQ_WEIGHTS_NO_VECTORS.rank[6]).toBe(0);
+    for (const j of VECTOR_FEATURES) expect(FAQ_WEIGHTS_NO_VECTORS.rank[j]).toBe(0);
+  });
+
+  it('maps the logistic logit through the two slopes, meeting at the pivot (the default threshold)', () => {
+    const pivot = Math.log(PIVOT / (1 - PIVOT));
+    for (const t of [-3, -0.5, pivot, 2, 6]) expect(confidenceOfLogit(t, [1, 1])).toBeCloseTo(1 / (1 + Math.exp(-t)), 12);
+    expect(confidenceOfLogit(pivot, [0.5, 2])).toBeCloseTo(PIVOT, 12);
+    // Below the pivot a slope under 1 raises the confidence towards it, above it a slope over 1 raises it further; the order is kept.
+    expect(confidenceOfLogit(pivot - 1, [0.5, 1])).toBeCloseTo(1 / (1 + Math.exp(-(pivot - 0.5))), 12);
+    expect(confidenceOfLogit(pivot + 1, [1, 2])).toBeCloseTo(1 / (1 + Math.exp(-(pivot + 2))), 12);
+    const ts = [-4, -1, 0, 1, pivot, 1.5, 3, 8];
+    const cs = ts.map((t) => confidenceOfLogit(t, [0.7, 1.5]));
+    for (let i = 1; i < cs.length; i++) expect(cs[i]).toBeGreaterThan(cs[i - 1]!);
+    // A question on the pivot's either side stays there whatever the slopes: the default threshold's answers do not change.
+    expect(confidenceOfLogit(pivot - 1e-6, [0.3, 3])).toBeLessThan(PIVOT);
+    expect(confidenceOfLogit(pivot + 1e-6, [0.3, 3])).toBeGreaterThan(PIVOT);
+  });
+
+  it('builds the confidence inputs from the top entry, the runner-up and the knowledge base', () => {
+    // Three entries; features of entry c are c + j / 100, so every input can be traced to its source.
+    const features = new Float64Array(3 * F);
+    for (let c = 0; c < 3; c++) for (let j = 0; j < F; j++) features[c * F + j] = c + j / 100;
+    const scores = Float64Array.from([0, 2, 1]);
+    const probabilities = Float64Array.from([0.1, 0.6, 0.3]);
+    const kb = [0.5, 0.6, 0.7, 0.2, 0.3];
+    const x = confidenceInputs(features, scores, probabilities, 1, 2, 4, kb);
+    expect(x).toHaveLength(G);
+    const logOdds = Math.log(0.6 / 0.4);
+    expect(x[0]).toBeCloseTo(logOdds, 12);
+    expect(x[1]).toBe(1);
+    expect(x[2]).toBe(1.01);
+    expect(x[4]).toBe(1.05);
+    expect(x.slice(9, 14)).toEqual(kb);
+    expect(x[14]).toBeCloseTo(logOdds * 0.7, 12);
+    expect(x[15]).toBeCloseTo(-(0.1 * Math.log(0.1) + 0.6 * Math.log(0.6) + 0.3 * Math.log(0.3)), 12);
+    expect(x.slice(16, 19)).toEqual([2.05, 2.03, 2.01]);
+    expect(x[21]).toBeCloseTo(1.05 * Math.log(4), 12);
+    expect(x[G - 1]).toBe(1);
+    // One entry: no ranking information and no runner-up.
+    const single = confidenceInputs(features.slice(0, F), Float64Array.from([0]), Float64Array.from([1]), 0, -1, 1, kb);
+    expect(single[0]).toBe(0);
+    expect(single[1]).toBe(0);
+    expect(single.slice(16, 19)).toEqual([0, 0, 0]);
   });
 });
 
@@ -123,6 +182,73 @@ describe('the small-knowledge-base path', () => {
       expect(without[c * F + 5]).toBe(0);
     }
     expect(model.predict('any reimbursement?')!.entryId).toBe('refunds');
+  });
+
+  it('scores words only one entry has (contrastive coverage, features 9 and 10)', () => {
+    // "delivery" is a word of the shipping entry's questions only.
+    const question = 'delivery?';
+    const features = model.entryFeatures(question)!;
+    const shipping = model.labels.indexOf('shipping');
+    expect(features[shipping * F + 9]).toBeGreaterThan(0);
+    expect(features[shipping * F + 10]).toBeGreaterThan(0);
+    for (let c = 0; c < model.labels.length; c++) {
+      if (c === shipping) continue;
+      // Not the best cover of any word: nothing beyond the others, and no word of its own.
+      expect(features[c * F + 9]).toBe(0);
+      expect(features[c * F + 10]).toBe(0);
+    }
+    // A word both entries have counts for neither; a word one has counts for that one.
+    const two = trainEmbeddedModel(
+      [
+        { id: 'arrival', questions: ['when will my card arrive', 'card arrival time'], answer: 'a', link: null },
+        { id: 'activation', questions: ['how do I activate my card', 'card activation'], answer: 'b', link: null },
+        { id: 'hours', questions: ['when do you open', 'opening hours'], answer: 'c', link: null },
+      ],
+      {},
+      { wordVectors: vectors },
+    );
+    const f = two.entryFeatures('card arrive')!;
+    const [arrival, activation] = ['arrival', 'activation'].map((id) => two.labels.indexOf(id));
+    expect(f[activation! * F + 7]).toBeGreaterThan(0);
+    expect(f[activation! * F + 10]).toBe(0);
+    expect(f[activation! * F + 9]).toBe(0);
+    expect(f[arrival! * F + 10]).toBeGreaterThan(0);
+    expect(f[arrival! * F + 10]).toBeLessThan(f[arrival! * F + 7]!);
+    // Without vectors the soft one is 0, the exact one is the same.
+    const without = withoutVectors.entryFeatures(question)!;
+    for (let c = 0; c < model.labels.length; c++) expect(without[c * F + 9]).toBe(0);
+    expect(without[shipping * F + 10]).toBe(features[shipping * F + 10]);
+  });
+
+  it('measures how alike the entries of the knowledge base are (KNOWLEDGE_BASE_STATS)', () => {
+    const stats = model.knowledgeBaseStats!;
+    expect(stats).toHaveLength(KNOWLEDGE_BASE_STATS.length);
+    for (const v of stats) expect(Number.isFinite(v)).toBe(true);
+    for (const j of VECTOR_STATS) expect(withoutVectors.knowledgeBaseStats![j]).toBe(0);
+    // Entries that share their words are closer to each other than entries that do not.
+    const alike = [
+      { id: 'a', questions: ['how do I activate my new card', 'activate the card please'], answer: 'a', link: null },
+      { id: 'b', questions: ['how do I cancel my new card', 'cancel the card please'], answer: 'b', link: null },
+      { id: 'c', questions: ['how do I freeze my new card', 'freeze the card please'], answer: 'c', link: null },
+    ];
+    const apart = [
+      { id: 'a', questions: ['how do I activate my new card', 'activate the card please'], answer: 'a', link: null },
+      { id: 'b', questions: ['when does the shop open on sundays', 'opening hours on the weekend'], answer: 'b', link: null },
+      { id: 'c', questions: ['can I pay the invoice by bank transfer', 'transfer money for an invoice'], answer: 'c', link: null },
+    ];
+    const a = trainEmbeddedModel(alike, {}, { wordVectors: vectors }).knowledgeBaseStats!;
+    const b = trainEmbeddedModel(apart, {}, { wordVectors: vectors }).knowledgeBaseStats!;
+    expect(a[0]).toBeGreaterThan(b[0]! + 0.2);
+    expect(a[2]).toBeGreaterThan(b[2]!);
+    // Within-entry similarity: 0 with one question per entry.
+    const single = trainEmbeddedModel(
+      alike.map((e) => ({ ...e, questions: e.questions.slice(0, 1) })),
+      {},
+      { wordVectors: vectors },
+    ).knowledgeBaseStats!;
+    expect(single[3]).toBe(0);
+    expect(single[4]).toBe(0);
+    expect(a[3]).toBeGreaterThan(0);
   });
 
   it('stores format v5 with the scorer and its vectors, and round-trips to identical predictions', () => {

@@ -18,12 +18,18 @@
  *     the entry's words, a word counting 1 when its stem is one of the entry's and otherwise the
  *     largest cosine of its word vector to the entry's words' (a soft "word coverage"), and the other
  *     way round, the best-covered example question of the entry;
- *   - the same two with exact stems only (no vectors).
+ *   - the same two with exact stems only (no vectors);
+ *   - contrastive coverage: per question word, how much better this entry covers it than the best
+ *     other entry does (soft, idf-weighted share), and the question's words that only this entry
+ *     has (exact).
  *
  * The entries are ranked by RANK_WEIGHTS · features (a conditional logit: P(entry) = softmax of
- * those scores over the entries), and the confidence of the top entry is
- * σ(CONFIDENCE_WEIGHTS · [log-odds of its ranking probability, margin of its score over the
- * runner-up's, its TF-IDF max cosine, its word-vector max cosine, ln(questions per entry), 1]).
+ * those scores over the entries). The confidence of the top entry is a logistic regression on
+ * CONFIDENCE_FEATURES (its ranking log-odds, margin, cosines and coverages, the runner-up's, the
+ * ranking's entropy, ln(questions per entry) and products with it, and KNOWLEDGE_BASE_STATS: how
+ * close the knowledge base's entries are to each other and how alike each entry's questions are,
+ * computed once when the scorer is built), its logit then stretched above the default threshold
+ * by a fitted slope (FaqScorerWeights.slopes, confidenceOfLogit).
  *
  * Both weight vectors are constants fitted by `npx tsx eval/fit-faq-scorer.ts` on the FAQ-sized
  * protocol's VALIDATION episodes only (eval/faq.ts: BANKING77 paraphrases carved from train.csv,
@@ -46,9 +52,11 @@ export const ENTRY_FEATURES = [
   'soft coverage of the best-covered example question by the question',
   'exact coverage of the question by the entry',
   'exact coverage of the best-covered example question by the question',
+  'soft coverage of the question by this entry beyond the best other entry',
+  'exact coverage of the question by words of this entry alone',
 ] as const;
 /** The features that need word vectors (0 without them). */
-export const VECTOR_FEATURES = [3, 4, 5, 6] as const;
+export const VECTOR_FEATURES = [3, 4, 5, 6, 9] as const;
 export const CONFIDENCE_FEATURES = [
   'log-odds of the ranking probability',
   'score margin over the runner-up',
@@ -59,29 +67,68 @@ export const CONFIDENCE_FEATURES = [
   'exact coverage of the question',
   'log-odds × ln questions per entry',
   'ln questions per entry',
+  'knowledge base: TF-IDF max cosine of its questions to other entries',
+  'knowledge base: word-vector max cosine of its questions to other entries',
+  'knowledge base: soft coverage of its questions by other entries',
+  'knowledge base: TF-IDF mean cosine between questions of the same entry',
+  'knowledge base: word-vector mean cosine between questions of the same entry',
+  'log-odds × knowledge base soft coverage by other entries',
+  'entropy of the ranking probabilities',
+  'runner-up soft coverage of the question',
+  'runner-up word-vector max cosine',
+  'runner-up TF-IDF max cosine',
+  'TF-IDF max cosine × ln questions per entry',
+  'word-vector max cosine × ln questions per entry',
+  'soft coverage of the question × ln questions per entry',
   'bias',
 ] as const;
+/**
+ * Statistics of the knowledge base itself (FaqScorer.knowledgeBase), the confidence's inputs 9–13:
+ * how close its entries are to each other and how alike each entry's questions are, which tells how
+ * hard the knowledge base is (a FAQ of fifteen card questions is harder than fifteen unrelated topics).
+ */
+export const KNOWLEDGE_BASE_STATS = [
+  'mean over its questions of the largest TF-IDF max cosine to another entry',
+  'the same with the word-vector max cosine',
+  'the same with the soft coverage of the question by another entry',
+  'mean TF-IDF cosine between two questions of the same entry (entries with two or more; 0 without)',
+  'the same with the word vectors',
+] as const;
+/** The statistics that need word vectors (0 without them). */
+export const VECTOR_STATS = [1, 2, 4] as const;
+/** The default answer threshold, where the confidence's two slopes meet (FaqScorerWeights.slopes). */
+export const PIVOT = 0.8;
 export const F = ENTRY_FEATURES.length;
 export const G = CONFIDENCE_FEATURES.length;
 
 export interface FaqScorerWeights {
   rank: readonly number[];
   confidence: readonly number[];
+  /**
+   * The logistic's logit t is mapped to logit(PIVOT) + slope · (t − logit(PIVOT)), with slopes[0]
+   * below the pivot and slopes[1] above it: which side of the default threshold a question falls on
+   * is the logistic's (fitted with the unanswerable questions), how confident it is on either side is
+   * refitted on the paraphrases alone. [1, 1] is the logistic unchanged.
+   */
+  slopes: readonly [number, number];
 }
 
 /**
- * Fitted by `npx tsx eval/fit-faq-scorer.ts --fit-episodes=25 --write` (validation episodes, seeds 101–125, of BANKING77 and CLINC150,
- * k = 1, 2, 4; see that script and docs/agent-evaluation.md). Do not edit by hand.
+ * Fitted by `npx tsx eval/fit-faq-scorer.ts --write` (validation episodes of BANKING77 and CLINC150: seeds 101–125 with 15
+ * entries, k = 1, 2, 4, and seeds 201–245 of 8 / 15 / 30 entries with 1–5 questions; unanswerable share 0.2; see that
+ * script and docs/agent-evaluation.md). Do not edit by hand.
  */
 // fitted:begin
 export const FAQ_WEIGHTS: FaqScorerWeights = {
-  rank: [3.2266, -1.6709, 4.4993, 5.2554, 2.7618, 9.285, 2.8658, -5.4192, 0.60855],
-  confidence: [1.2453, -0.28735, -1.551, 1.5866, 1.635, -0.66982, -0.50853, -0.032596, -0.21172, -1.4657],
+  rank: [2.911, -2.7692, 4.4955, 5.1346, 3.097, 4.333, 3.0534, -3.5458, 0.74416, 23.852, -3.8444],
+  confidence: [1.8274, 0.17281, 0.098724, 1.219, 0.96649, 0.41748, -0.764, 0.056432, -2.0955, 1.1441, 1.6152, -3.5473, -0.19919, 0.62169, -1.8909, -0.58283, -1.0358, 0.55883, 1.1926, -0.51742, 0.73106, 1.7085, 0.24466],
+  slopes: [1, 1.3123],
 };
 /** The same fit with the word-vector features zeroed (no vectors in this process). */
 export const FAQ_WEIGHTS_NO_VECTORS: FaqScorerWeights = {
-  rank: [3.4322, -1.4619, 7.8294, 0, 0, 0, 0, -0.31934, -0.008191],
-  confidence: [1.0058, -0.16522, -0.1255, 0, 0, 0, -0.3945, 0.032443, -0.17126, -0.084637],
+  rank: [3.1672, -2.7195, 8.3915, 0, 0, 0, 0, -0.8225, 0.44703, 0, 3.4077],
+  confidence: [0.40662, 0.20852, -0.45999, 0, 0, 0, -0.65018, 0.028034, -0.34423, -1.8773, 0, 0, 1.2871, 0, 0, -0.50602, 0, 0, 1.9399, 0.53147, 0, 0, 0.46664],
+  slopes: [1, 1.1756],
 };
 // fitted:end
 
@@ -102,7 +149,7 @@ function logit(p: number): number {
   return Math.max(-20, Math.min(20, Math.log(q / (1 - q))));
 }
 
-/** Calibration inputs of one entry given the ranking scores and probabilities. */
+/** Calibration inputs of one entry given the ranking scores and probabilities, and the knowledge base's statistics (KNOWLEDGE_BASE_STATS). */
 export function confidenceInputs(
   features: Float64Array,
   scores: Float64Array,
@@ -110,21 +157,46 @@ export function confidenceInputs(
   entry: number,
   other: number,
   questionsPerEntry: number,
+  knowledgeBase: readonly number[],
 ): number[] {
   // With a single entry its ranking probability is 1 whatever the question: no information.
   const logOdds = other >= 0 ? logit(probabilities[entry]!) : 0;
+  const lnQuestions = Math.log(questionsPerEntry);
+  let entropy = 0;
+  for (const p of probabilities) if (p > 0) entropy -= p * Math.log(p);
+  const at = (c: number, j: number) => (c >= 0 ? features[c * F + j]! : 0);
   return [
     logOdds,
     other >= 0 ? scores[entry]! - scores[other]! : 0,
-    features[entry * F + 1]!,
-    features[entry * F + 3]!,
-    features[entry * F + 5]!,
-    features[entry * F + 6]!,
-    features[entry * F + 7]!,
-    logOdds * Math.log(questionsPerEntry),
-    Math.log(questionsPerEntry),
+    at(entry, 1),
+    at(entry, 3),
+    at(entry, 5),
+    at(entry, 6),
+    at(entry, 7),
+    logOdds * lnQuestions,
+    lnQuestions,
+    knowledgeBase[0]!,
+    knowledgeBase[1]!,
+    knowledgeBase[2]!,
+    knowledgeBase[3]!,
+    knowledgeBase[4]!,
+    logOdds * knowledgeBase[2]!,
+    entropy,
+    at(other, 5),
+    at(other, 3),
+    at(other, 1),
+    at(entry, 1) * lnQuestions,
+    at(entry, 3) * lnQuestions,
+    at(entry, 5) * lnQuestions,
     1,
   ];
+}
+
+const PIVOT_LOGIT = Math.log(PIVOT / (1 - PIVOT));
+
+/** The confidence from the logistic's logit t (FaqScorerWeights.slopes). */
+export function confidenceOfLogit(t: number, slopes: readonly [number, number]): number {
+  return sigmoid(PIVOT_LOGIT + (t < PIVOT_LOGIT ? slopes[0] : slopes[1]) * (t - PIVOT_LOGIT));
 }
 
 /** Ranking scores (RANK · features per entry) and their softmax, into `scores` / `probabilities`. */
@@ -179,6 +251,8 @@ export class FaqScorer {
   private readonly questionWords: Int32Array[][] = [];
   private readonly documents: number;
   private readonly wordMemo = new Map<string, Float32Array | null>();
+  /** KNOWLEDGE_BASE_STATS, computed from the example questions when the scorer is built. */
+  readonly knowledgeBase: readonly number[];
   constructor(
     private readonly vectorizer: Vectorizer,
     private readonly linear: LinearModel,
@@ -239,6 +313,43 @@ export class FaqScorer {
       this.wordUnits.set(v, i * D);
       this.hasUnit[i] = 1;
     });
+    this.knowledgeBase = this.statistics(examplesByClass, textsByClass);
+  }
+
+  /** KNOWLEDGE_BASE_STATS: every example question scored against the knowledge base like a customer's question. */
+  private statistics(examplesByClass: readonly (readonly SparseVector[])[], textsByClass: readonly (readonly string[])[]): number[] {
+    const between = [0, 0, 0];
+    const within = [0, 0];
+    let questions = 0;
+    let withinQuestions = 0;
+    textsByClass.forEach((texts, own) => {
+      const n = texts.length;
+      texts.forEach((text, i) => {
+        const x = examplesByClass[own]![i]!;
+        const f = this.features(text, x);
+        const best = [0, 0, 0];
+        for (let c = 0; c < this.classes; c++) {
+          if (c === own) continue;
+          best[0] = Math.max(best[0]!, f[c * F + 1]!);
+          best[1] = Math.max(best[1]!, f[c * F + 3]!);
+          best[2] = Math.max(best[2]!, f[c * F + 5]!);
+        }
+        for (let j = 0; j < 3; j++) between[j]! += best[j]!;
+        questions++;
+        if (n >= 2) {
+          // The entry's mean cosines include the question's own (its cosine to itself): take it out.
+          let self = 0;
+          for (const v of x.values) self += v * v;
+          const dense = this.dense ? this.dense.transform(text) : null;
+          let selfDense = 0;
+          if (dense) for (const v of dense) selfDense += v * v;
+          within[0]! += (n * f[own * F + 2]! - self) / (n - 1);
+          within[1]! += dense ? (n * f[own * F + 4]! - selfDense) / (n - 1) : 0;
+          withinQuestions++;
+        }
+      });
+    });
+    return [...between.map((v) => (questions ? v / questions : 0)), ...within.map((v) => (withinQuestions ? v / withinQuestions : 0))];
   }
 
   private unitVector(word: string): Float32Array | null {
@@ -311,21 +422,53 @@ export class FaqScorer {
       match.set(row.match, q * V);
       exact.set(row.exact, q * V);
     }
-    for (let c = 0; c < this.classes; c++) {
+    const C = this.classes;
+    // best[c * Q + q]: the largest match of question word q among entry c's words; hits likewise (exact).
+    const best = new Float64Array(C * Q);
+    const hits = new Uint8Array(C * Q);
+    for (let c = 0; c < C; c++) {
       const own = this.entryWords[c]!;
-      let soft = 0;
-      let hard = 0;
       for (let q = 0; q < Q; q++) {
-        let best = 0;
+        let b = 0;
         let hit = 0;
         for (const w of own) {
           const m = match[q * V + w]!;
-          if (m > best) best = m;
+          if (m > b) b = m;
           if (exact[q * V + w]) hit = 1;
         }
-        soft += idf[q]! * best;
-        hard += idf[q]! * hit;
+        best[c * Q + q] = b;
+        hits[c * Q + q] = hit;
       }
+    }
+    // Per question word, the largest and second-largest match over the entries, and how many entries have it exactly.
+    const first = new Float64Array(Q);
+    const second = new Float64Array(Q);
+    const hitCount = new Int32Array(Q);
+    for (let c = 0; c < C; c++) {
+      for (let q = 0; q < Q; q++) {
+        const b = best[c * Q + q]!;
+        if (b > first[q]!) {
+          second[q] = first[q]!;
+          first[q] = b;
+        } else if (b > second[q]!) second[q] = b;
+        hitCount[q]! += hits[c * Q + q]!;
+      }
+    }
+    for (let c = 0; c < C; c++) {
+      let soft = 0;
+      let hard = 0;
+      let beyond = 0;
+      let alone = 0;
+      for (let q = 0; q < Q; q++) {
+        const b = best[c * Q + q]!;
+        soft += idf[q]! * b;
+        hard += idf[q]! * hits[c * Q + q]!;
+        // How much better this entry covers the word than any other entry does (0 unless it is the best).
+        if (b >= first[q]!) beyond += idf[q]! * (b - second[q]!);
+        if (hits[c * Q + q] && hitCount[q] === 1) alone += idf[q]!;
+      }
+      out[c * F + 9] = this.vectors ? beyond / total : 0;
+      out[c * F + 10] = alone / total;
       let reverseSoft = 0;
       let reverseHard = 0;
       for (const question of this.questionWords[c]!) {
@@ -335,14 +478,14 @@ export class FaqScorer {
         for (const w of question) {
           const weight = this.idfOf(this.wordStems[w]!);
           sum += weight;
-          let best = 0;
+          let top = 0;
           let hit = 0;
           for (let q = 0; q < Q; q++) {
             const m = match[q * V + w]!;
-            if (m > best) best = m;
+            if (m > top) top = m;
             if (exact[q * V + w]) hit = 1;
           }
-          softSum += weight * best;
+          softSum += weight * top;
           hardSum += weight * hit;
         }
         if (sum > 0) {
@@ -359,9 +502,12 @@ export class FaqScorer {
 
   /** ENTRY_FEATURES of every entry for one question, entry-major (entries × F). */
   entryFeatures(text: string, counts: FeatureCounts): Float64Array {
+    return this.features(text, this.vectorizer.transformCounts(counts));
+  }
+
+  private features(text: string, x: SparseVector): Float64Array {
     const C = this.classes;
     const out = new Float64Array(C * F);
-    const x = this.vectorizer.transformCounts(counts);
     const z = this.logits;
     linearScores(this.linear, x, z);
     let max = -Infinity;
@@ -413,10 +559,10 @@ export class FaqScorer {
     rankEntries(features, this.weights.rank, scores, probabilities);
     const [first, second] = topTwo(scores);
     const confidence = (entry: number, other: number) => {
-      const g = confidenceInputs(features, scores, probabilities, entry, other, this.questionsPerEntry);
+      const g = confidenceInputs(features, scores, probabilities, entry, other, this.questionsPerEntry, this.knowledgeBase);
       let t = 0;
       for (let j = 0; j < G; j++) t += this.weights.confidence[j]! * g[j]!;
-      return sigmoid(t);
+      return confidenceOfLogit(t, this.weights.slopes);
     };
     return {
       label: first,

@@ -493,6 +493,11 @@ export class EmbeddedModel {
     return this.scorer ? this.scorer.entryFeatures(text, this.featurizer.get(text)) : null;
   }
 
+  /** The small-knowledge-base path's statistics of the knowledge base (faq-scorer.ts KNOWLEDGE_BASE_STATS), for eval/fit-faq-scorer.ts; null on the classifier path. */
+  get knowledgeBaseStats(): readonly number[] | null {
+    return this.scorer ? this.scorer.knowledgeBase : null;
+  }
+
   /** The most likely entry for a question, with its calibrated confidence (and the runner-up's); null when the model has no entries. */
   predict(text: string): EmbeddedPrediction | null {
     if (!this.classifier) return null;
