@@ -1,35 +1,29 @@
 import { Check, Copy } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { copyText } from '@/lib/clipboard';
+import { copyWithFeedback } from '../lib/copy-feedback';
 
-/** Part 2 §9: the copied check mark lasts 2 seconds. */
-export const COPIED_MS = 2000;
-
-/** Copies `value`; `copied` stays true for 2 seconds after a copy that worked. */
+/** Copies `value` with the toast `toastTitle`; `copied` stays true for 2 seconds after a copy that worked. */
 export function useCopy(value: string, toastTitle: string) {
   const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return undefined;
-    const timer = window.setTimeout(() => setCopied(false), COPIED_MS);
-    return () => window.clearTimeout(timer);
-  }, [copied]);
-  const copy = async () => {
-    if (await copyText(value)) {
-      setCopied(true);
-      toast.success(toastTitle);
-    } else {
-      toast.error('Copy failed', { description: 'Your browser refused the clipboard: select the text and copy it with Ctrl+C.' });
-    }
-  };
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const copy = () =>
+    copyWithFeedback(value, toastTitle, {
+      copy: copyText,
+      success: (title) => toast.success(title),
+      failure: (title, description) => toast.error(title, { description }),
+      setCopied,
+      timer,
+    });
   return { copied, copy };
 }
 
 export function CopyButtonView({ label, copied, onClick }: { label: string; copied: boolean; onClick?: () => void }) {
   return (
-    <Button type="button" variant="outline" size="icon" aria-label={label}
-      data-copied={copied ? 'true' : undefined} onClick={onClick} className="shrink-0">
+    <Button type="button" variant="outline" size="icon" aria-label={label} data-copied={copied ? 'true' : undefined} onClick={onClick} className="shrink-0">
       {copied ? <Check aria-hidden className="text-success" /> : <Copy aria-hidden />}
     </Button>
   );
