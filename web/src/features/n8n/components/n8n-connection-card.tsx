@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { CircleCheck, CircleX, KeyRound, PlugZap, Unplug } from 'lucide-react';
-import { useId, useMemo } from 'react';
+import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { N8nConnectionTest, N8nConnectionView } from '@common/api/n8n';
@@ -26,7 +26,7 @@ import { formatDateTime } from '@/lib/format';
 import { useDeleteN8nConnection } from '../api/delete-n8n-connection';
 import { useSaveN8nConnection } from '../api/save-n8n-connection';
 import { useTestN8nConnection } from '../api/test-n8n-connection';
-import { connectionFormSchema, toSaveConnectionInput, type ConnectionForm } from '../lib/connection-form';
+import { apiKeyProblem, connectionForm, toSaveConnectionInput, type ConnectionForm } from '../lib/connection-form';
 
 /** The outcome of the last connection test: the workflow count, or n8n's exact error. */
 export function ConnectionTestView({ test }: { test: N8nConnectionTest }) {
@@ -52,12 +52,16 @@ export function ConnectionTestView({ test }: { test: N8nConnectionTest }) {
 export function ConnectionFormView({ connection }: { connection: N8nConnectionView | null }) {
   const id = useId();
   const hasApiKey = connection?.hasApiKey ?? false;
-  const resolver = useMemo(() => zodResolver(connectionFormSchema(hasApiKey)), [hasApiKey]);
-  const form = useForm<ConnectionForm>({ resolver, values: { baseUrl: connection?.baseUrl ?? '', apiKey: '' }, resetOptions: { keepDirtyValues: true } });
+  const form = useForm<ConnectionForm>({ resolver: zodResolver(connectionForm), values: { baseUrl: connection?.baseUrl ?? '', apiKey: '' }, resetOptions: { keepDirtyValues: true } });
   const save = useSaveN8nConnection();
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit((values) =>
+  const onSubmit = form.handleSubmit((values) => {
+    const missingKey = apiKeyProblem(values.apiKey, hasApiKey);
+    if (missingKey !== null) {
+      form.setError('apiKey', { type: 'required', message: missingKey });
+      return;
+    }
     save.mutate(toSaveConnectionInput(values), {
       onSuccess: (saved) => {
         form.reset({ baseUrl: saved.baseUrl, apiKey: '' });
@@ -73,8 +77,8 @@ export function ConnectionFormView({ connection }: { connection: N8nConnectionVi
         }
         toast.error('Error', { description: errorMessage(error, 'The n8n connection could not be saved.') });
       },
-    }),
-  );
+    });
+  });
 
   return (
     <form aria-label="n8n connection" className="grid gap-4" noValidate onSubmit={(event) => void onSubmit(event)}>
