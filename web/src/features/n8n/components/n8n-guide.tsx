@@ -146,11 +146,12 @@ export function N8nGuideView({ values, n8nWebhookBase, download }: { values: Ins
             operator to list the host in OUTBOUND_ALLOWED_HOSTS.
           </li>
           <li>
-            <strong>401 on a callback</strong>: use the <code className="font-mono text-xs">callback.token</code> of the same run; it expires shortly after the run ends.
+            <strong>401 on a callback</strong>: use the <code className="font-mono text-xs">callback.token</code> of the same run; it stops working 10 minutes after the run ends.
           </li>
           <li>
-            <strong>The run stays &quot;running&quot;</strong>: the workflow never reached {values.baseUrl}. n8n in Docker cannot reach Parley at localhost; without a report, the run
-            ends as an error after the time limit (Parley asks n8n itself when the connection is set up).
+            <strong>The run stays &quot;running&quot;</strong>: the workflow never reached {values.baseUrl}. n8n in Docker cannot reach Parley at localhost. Without a report the run
+            ends as an error after the time limit (60 minutes unless the operator changed it); when n8n is connected and the workflow answered its execution id, Parley
+            asks n8n how the execution ended instead.
           </li>
           <li>
             <strong>&quot;invalid syntax&quot; in an expression</strong>: <code className="font-mono text-xs">{'}}'}</code> ends an n8n expression; write nested objects with spaces, like{' '}
