@@ -57,7 +57,6 @@ test.describe('screens not built yet', () => {
     await signInPage(page, ADMIN.email, ADMIN.password);
     for (const [tab, notice] of [
       ['customers', 'Customer Management is not available yet.'],
-      ['n8n', 'The n8n Integration is not available yet.'],
       ['notifications', 'Team Notifications are not available yet.'],
     ] as const) {
       await page.goto(tab === 'customers' ? '/settings' : `/settings?tab=${tab}`);

@@ -1,4 +1,4 @@
-import { Bell, KeyRound, Mail, ShieldCheck, Users, Workflow, type LucideIcon } from 'lucide-react';
+import { Bell, KeyRound, Mail, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -25,9 +25,10 @@ const isTab = (value: string | null): value is Tab => value !== null && (TABS as
 
 /**
  * Admin Settings and Configuration (spec part 1 §2.17). The open tab is `?tab=` so other pages can
- * link to one; `agents` is the AI Agents tab's content, composed in by the route.
+ * link to one; `agents` and `n8n` are the AI Agents and n8n Integration tabs' content, composed in
+ * by the route.
  */
-export function AdminSettings({ agents }: { agents: ReactNode }) {
+export function AdminSettings({ agents, n8n }: { agents: ReactNode; n8n: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = isTab(requested) ? requested : 'customers';
@@ -52,9 +53,7 @@ export function AdminSettings({ agents }: { agents: ReactNode }) {
       <TabsContent value="customers">
         <EmptyState icon={Users} title="Customer Management is not available yet." />
       </TabsContent>
-      <TabsContent value="n8n">
-        <EmptyState icon={Workflow} title="The n8n Integration is not available yet." />
-      </TabsContent>
+      <TabsContent value="n8n">{n8n}</TabsContent>
       <TabsContent value="agents">{agents}</TabsContent>
       <TabsContent value="notifications">
         <EmptyState icon={Bell} title="Team Notifications are not available yet." />
