@@ -33,6 +33,13 @@ export function pickableClients(clients: readonly ClientOption[], assigned: read
   return clients.filter((client) => !taken.has(client.id));
 }
 
+/** What the picker says instead of offering clients, if anything. */
+export function pickerNotice(clientCount: number, pickable: number): string | null {
+  if (clientCount === 0) return 'No clients yet. Add one under Clients first.';
+  if (pickable === 0) return WORKFLOW_TEXTS.allClientsAssigned;
+  return null;
+}
+
 /** The assigned clients (oldest first, as the server answers) with their Remove buttons. */
 export function AssignedClientList({ assigned, pending, onRemove }: { assigned: readonly AssignedClientRow[]; pending: boolean; onRemove: (client: AssignedClientRow) => void }) {
   if (assigned.length === 0) return <p className="rounded-md border border-dashed p-4 text-center text-sm text-muted-foreground">{WORKFLOW_TEXTS.noClients}</p>;
@@ -79,11 +86,11 @@ export function ClientAssignmentDialog({
   const chosen = options.find((c) => c.id === choice);
   const pickerId = `assign-${itemName.replace(/\W+/gu, '-')}`;
 
+  const notice = clients.data ? pickerNotice(clients.data.length, options.length) : null;
   let picker: ReactNode;
   if (clients.isPending) picker = <p className="text-sm text-muted-foreground">Loading clients...</p>;
   else if (clients.isError) picker = <p className="text-sm text-destructive">{errorMessage(clients.error, 'The clients could not be loaded.')}</p>;
-  else if (clients.data.length === 0) picker = <p className="text-sm text-muted-foreground">No clients yet. Add one under Clients first.</p>;
-  else if (options.length === 0) picker = <p className="text-sm text-muted-foreground">{WORKFLOW_TEXTS.allClientsAssigned}</p>;
+  else if (notice !== null) picker = <p className="text-sm text-muted-foreground">{notice}</p>;
   else
     picker = (
       <div className="flex flex-col gap-2 sm:flex-row">
