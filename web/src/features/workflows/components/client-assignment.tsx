@@ -44,7 +44,7 @@ export function pickerNotice(clientCount: number, pickable: number): string | nu
 export function AssignedClientList({ assigned, pending, onRemove }: { assigned: readonly AssignedClientRow[]; pending: boolean; onRemove: (client: AssignedClientRow) => void }) {
   if (assigned.length === 0) return <p className="rounded-md border border-dashed p-4 text-center text-sm text-muted-foreground">{WORKFLOW_TEXTS.noClients}</p>;
   return (
-    <ul aria-label="Assigned clients" className="grid gap-2">
+    <ul aria-label="Assigned clients" className="grid grid-cols-1 gap-2">
       {assigned.map((client) => (
         <li key={client.id} className="flex items-center justify-between gap-2 rounded-md border px-3 py-2">
           <div className="min-w-0">
@@ -127,12 +127,12 @@ export function ClientAssignmentDialog({
           Clients ({assigned.length})
         </Button>
       </DialogTrigger>
-      <DialogContent>
+      <DialogContent className="grid-cols-1">
         <DialogHeader>
           <DialogTitle>Clients of {itemName}</DialogTitle>
           <DialogDescription>{note ?? 'The client businesses this is assigned to.'}</DialogDescription>
         </DialogHeader>
-        <div className="grid gap-2">
+        <div className="grid grid-cols-1 gap-2">
           <Label htmlFor={pickerId}>Assign a client</Label>
           {picker}
         </div>

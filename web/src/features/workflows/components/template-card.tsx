@@ -38,9 +38,9 @@ export function TemplateCard({ template }: { template: TemplateView }) {
   const { triggers, webhookUrl } = template.workflowConfig;
 
   return (
-    <li>
+    <li className="min-w-0">
       <Card className="h-full gap-3 py-4" aria-label={template.name} role="article">
-        <CardContent className="grid h-full min-w-0 gap-3 px-4">
+        <CardContent className="grid h-full min-w-0 grid-cols-1 gap-3 px-4">
           <div className="flex min-w-0 items-start justify-between gap-2">
             <div className="min-w-0">
               <h3 className="truncate font-semibold" title={template.name}>

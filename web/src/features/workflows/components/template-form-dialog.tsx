@@ -123,8 +123,8 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
           </Button>
         )}
       </DialogTrigger>
-      <DialogContent>
-        <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid min-w-0 gap-4">
+      <DialogContent className="grid-cols-1">
+        <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid min-w-0 grid-cols-1 gap-4">
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription>

@@ -19,7 +19,7 @@ export function TemplatesAdmin() {
   const templates = useTemplates(q);
 
   return (
-    <div className="grid min-w-0 gap-4">
+    <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <SearchInput
           wrapperClassName="sm:w-80"
@@ -31,7 +31,7 @@ export function TemplatesAdmin() {
         <TemplateFormDialog />
       </div>
       {templates.isPending ? (
-        <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
           <Skeleton className="h-56" />
           <Skeleton className="h-56" />
         </div>
@@ -47,7 +47,7 @@ export function TemplatesAdmin() {
           {q === '' ? 'Create the first one with Create Template.' : `Nothing matches “${q}”.`}
         </EmptyState>
       ) : (
-        <ul aria-label="Templates" className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+        <ul aria-label="Templates" className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
           {templates.data.map((template) => (
             <TemplateCard key={template.id} template={template} />
           ))}

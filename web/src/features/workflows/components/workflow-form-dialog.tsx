@@ -83,8 +83,8 @@ export function WorkflowFormDialog({ kind, workflow }: { kind: WorkflowKind; wor
           </Button>
         )}
       </DialogTrigger>
-      <DialogContent>
-        <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
+      <DialogContent className="grid-cols-1">
+        <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid min-w-0 grid-cols-1 gap-4">
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription>

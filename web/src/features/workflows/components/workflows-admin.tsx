@@ -22,7 +22,7 @@ export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
   const workflows = useWorkflows(kind, q);
 
   return (
-    <div className="grid min-w-0 gap-4">
+    <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
         <SearchInput
           wrapperClassName="sm:w-80"
@@ -34,7 +34,7 @@ export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
         <WorkflowFormDialog kind={kind} />
       </div>
       {workflows.isPending ? (
-        <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
           <Skeleton className="h-56" />
           <Skeleton className="h-56" />
         </div>
@@ -50,7 +50,7 @@ export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
           {q === '' ? `Create the first one with Create ${words.noun}.` : `Nothing matches “${q}”.`}
         </EmptyState>
       ) : (
-        <ul aria-label={kind === 'n8n' ? 'n8n workflows' : 'Zapier zaps'} className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+        <ul aria-label={kind === 'n8n' ? 'n8n workflows' : 'Zapier zaps'} className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
           {workflows.data.map((workflow) => (
             <WorkflowCard key={workflow.id} workflow={workflow} />
           ))}
