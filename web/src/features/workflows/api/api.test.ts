@@ -4,8 +4,8 @@ import { assignErrorFeedback, errorFeedback } from '../lib/feedback';
 import { findTemplates } from './find-templates';
 import { findWorkflows } from './find-workflows';
 import { workflowKeys } from './keys';
-import { assignTemplateClient } from './template-mutations';
-import { toggleWorkflowStatus } from './workflow-mutations';
+import { assignTemplateClient } from './assign-template-client';
+import { toggleWorkflowStatus } from './toggle-workflow-status';
 
 const ID = '00000000-0000-4000-8000-000000000001';
 const fetchMock = vi.fn<typeof fetch>();

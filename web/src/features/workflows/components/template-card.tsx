@@ -5,14 +5,12 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Switch } from '@/components/ui/switch';
 import { formatDate } from '@/lib/format';
-import {
-  useAssignTemplateClient,
-  useCloneTemplate,
-  useDeleteTemplate,
-  useDownloadTemplateN8nWorkflow,
-  useRemoveTemplateClient,
-  useToggleTemplateStatus,
-} from '../api/template-mutations';
+import { useAssignTemplateClient } from '../api/assign-template-client';
+import { useCloneTemplate } from '../api/clone-template';
+import { useDeleteTemplate } from '../api/delete-template';
+import { useDownloadTemplateN8nWorkflow } from '../api/download-template-n8n-workflow';
+import { useRemoveTemplateClient } from '../api/remove-template-client';
+import { useToggleTemplateStatus } from '../api/toggle-template-status';
 import { assignErrorFeedback, deletedFeedback, errorFeedback, templateAssignRefusal, toggledFeedback } from '../lib/feedback';
 import { KIND_WORDS } from '../lib/status';
 import { ClientAssignmentDialog } from './client-assignment';
