@@ -122,9 +122,9 @@ export function ClientAssignmentDialog({
       }}
     >
       <DialogTrigger asChild>
-        <Button variant="outline" size="sm" aria-label={`Clients of ${itemName}`}>
+        <Button variant="outline" size="sm">
           <Users aria-hidden />
-          Clients ({assigned.length})
+          Clients ({assigned.length})<span className="sr-only"> of {itemName}</span>
         </Button>
       </DialogTrigger>
       <DialogContent className="grid-cols-1">
