@@ -15,7 +15,7 @@ import { SEARCH_DEBOUNCE_MS } from './workflows-admin';
 /** /admin/templates: search (on the server), create, and a card per template. */
 export function TemplatesAdmin() {
   const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const q = useDebouncedValue(search.trim().slice(0, 200), SEARCH_DEBOUNCE_MS);
   const templates = useTemplates(q);
 
   return (

@@ -18,7 +18,7 @@ export const SEARCH_DEBOUNCE_MS = 300;
 export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
   const words = KIND_WORDS[kind];
   const [search, setSearch] = useState('');
-  const q = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const q = useDebouncedValue(search.trim().slice(0, 200), SEARCH_DEBOUNCE_MS);
   const workflows = useWorkflows(kind, q);
 
   return (
