@@ -27,6 +27,7 @@ export function TemplatesAdmin() {
           onChange={(event) => setSearch(event.target.value)}
           placeholder="Search templates..."
           aria-label="Search templates"
+          maxLength={200}
         />
         <TemplateFormDialog />
       </div>

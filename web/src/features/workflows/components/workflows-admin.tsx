@@ -30,6 +30,7 @@ export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
           onChange={(event) => setSearch(event.target.value)}
           placeholder={`Search ${words.plural}...`}
           aria-label={`Search ${words.plural}`}
+          maxLength={200}
         />
         <WorkflowFormDialog kind={kind} />
       </div>
