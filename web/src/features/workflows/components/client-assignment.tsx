@@ -1,5 +1,5 @@
 import { UserMinus, UserPlus, Users } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { WORKFLOW_TEXTS } from '@common/api/workflows';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
@@ -84,7 +84,7 @@ export function ClientAssignmentDialog({
   const clients = useClientList({ enabled: open });
   const options = pickableClients((clients.data ?? []).map((c) => ({ id: c.id, name: c.companyName })), assigned, mode);
   const chosen = options.find((c) => c.id === choice);
-  const pickerId = `assign-${itemName.replace(/\W+/gu, '-')}`;
+  const pickerId = useId();
 
   const notice = clients.data ? pickerNotice(clients.data.length, options.length) : null;
   let picker: ReactNode;
