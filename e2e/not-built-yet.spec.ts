@@ -17,9 +17,6 @@ const SCREENS: readonly { paths: readonly string[]; title: string; notice: strin
   { paths: ['/admin', '/admin/dashboard'], title: 'Content Management', notice: 'Content Management is not available yet.' },
   { paths: ['/admin/production-status', '/production-readiness'], title: 'Production Readiness', notice: 'Production Readiness is not available yet.' },
   { paths: ['/admin/insights'], title: 'Admin Insights', notice: 'Admin Insights is not available yet.' },
-  { paths: ['/admin/templates', '/templates'], title: 'Templates', notice: 'Templates are not available yet.' },
-  { paths: ['/admin/n8n-workflows', '/n8n'], title: 'n8n Workflows', notice: 'n8n Workflows are not available yet.' },
-  { paths: ['/admin/zapier-zaps', '/zapier'], title: 'Zapier Zaps', notice: 'Zapier Zaps are not available yet.' },
   { paths: ['/admin/webhooks'], title: 'Webhooks', notice: 'Webhooks are not available yet.' },
   { paths: ['/admin/automations'], title: 'Automations', notice: 'Automations are not available yet.' },
 ];

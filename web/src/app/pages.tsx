@@ -18,9 +18,6 @@ export const UPCOMING_PAGES = [
   'adminDashboard',
   'productionStatus',
   'adminInsights',
-  'adminTemplates',
-  'adminN8n',
-  'adminZapier',
   'adminWebhooks',
   'adminAutomations',
 ] as const satisfies readonly PageName[];
@@ -53,6 +50,9 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   adminClients: lazy(() => import('./routes/app/admin-clients')),
   adminConversations: lazy(() => import('./routes/app/admin-conversations')),
   agents: lazy(() => import('./routes/app/agents')),
+  adminTemplates: lazy(() => import('./routes/app/admin-templates')),
+  adminN8n: lazy(() => import('./routes/app/admin-n8n')),
+  adminZapier: lazy(() => import('./routes/app/admin-zapier')),
 
   clientDashboard: Upcoming,
   insights: Upcoming,
@@ -63,9 +63,6 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   adminDashboard: Upcoming,
   productionStatus: Upcoming,
   adminInsights: Upcoming,
-  adminTemplates: Upcoming,
-  adminN8n: Upcoming,
-  adminZapier: Upcoming,
   adminWebhooks: Upcoming,
   adminAutomations: Upcoming,
 };

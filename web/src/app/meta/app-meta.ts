@@ -88,14 +88,17 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   adminTemplates: {
     title: 'Templates',
+    subtitle: 'Automation templates and their clients',
     description: 'Automation templates and their client assignments.',
   },
   adminN8n: {
     title: 'n8n Workflows',
+    subtitle: 'Workflows, webhook URLs and assigned clients',
     description: 'n8n workflows, their webhook URLs and assigned clients.',
   },
   adminZapier: {
     title: 'Zapier Zaps',
+    subtitle: 'Zaps, webhook URLs and assigned clients',
     description: 'Zapier zaps, their webhook URLs and assigned clients.',
   },
   adminWebhooks: {

@@ -6,7 +6,6 @@
 import {
   Activity,
   Bot,
-  FileStack,
   Gauge,
   LayoutDashboard,
   LineChart,
@@ -14,7 +13,6 @@ import {
   Sparkles,
   Webhook,
   Workflow,
-  Zap,
   type LucideIcon,
 } from 'lucide-react';
 import type { PageName } from '@common/routes';
@@ -35,9 +33,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   adminDashboard: { icon: Newspaper, notice: 'Content Management is not available yet.' },
   productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
   adminInsights: { icon: LineChart, notice: 'Admin Insights is not available yet.' },
-  adminTemplates: { icon: FileStack, notice: 'Templates are not available yet.' },
-  adminN8n: { icon: Workflow, notice: 'n8n Workflows are not available yet.' },
-  adminZapier: { icon: Zap, notice: 'Zapier Zaps are not available yet.' },
   adminWebhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
   adminAutomations: { icon: Bot, notice: 'Automations are not available yet.' },
 };

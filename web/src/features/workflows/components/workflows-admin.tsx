@@ -1,0 +1,62 @@
+import { Workflow, Zap } from 'lucide-react';
+import { useState } from 'react';
+import type { WorkflowKind } from '@common/api/workflows';
+import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { SearchInput } from '@/components/ui/search-input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { errorMessage } from '@/lib/api-client';
+import { useWorkflows } from '../api/find-workflows';
+import { KIND_WORDS } from '../lib/status';
+import { WorkflowCard } from './workflow-card';
+import { WorkflowFormDialog } from './workflow-form-dialog';
+
+export const SEARCH_DEBOUNCE_MS = 300;
+
+/** /admin/n8n-workflows and /admin/zapier-zaps: search (on the server), create, and a card per item. */
+export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
+  const words = KIND_WORDS[kind];
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search.trim().slice(0, 200), SEARCH_DEBOUNCE_MS);
+  const workflows = useWorkflows(kind, q);
+
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-4">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <SearchInput
+          wrapperClassName="sm:w-80"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder={`Search ${words.plural}...`}
+          aria-label={`Search ${words.plural}`}
+          maxLength={200}
+        />
+        <WorkflowFormDialog kind={kind} />
+      </div>
+      {workflows.isPending ? (
+        <div className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
+          <Skeleton className="h-56" />
+          <Skeleton className="h-56" />
+        </div>
+      ) : workflows.isError ? (
+        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
+          <p>{errorMessage(workflows.error, `The ${words.plural} could not be loaded.`)}</p>
+          <Button variant="outline" size="sm" onClick={() => void workflows.refetch()}>
+            Try Again
+          </Button>
+        </div>
+      ) : workflows.data.length === 0 ? (
+        <EmptyState icon={kind === 'n8n' ? Workflow : Zap} title={words.empty}>
+          {q === '' ? `Create the first one with Create ${words.noun}.` : `Nothing matches “${q}”.`}
+        </EmptyState>
+      ) : (
+        <ul aria-label={kind === 'n8n' ? 'n8n workflows' : 'Zapier zaps'} className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
+          {workflows.data.map((workflow) => (
+            <WorkflowCard key={workflow.id} workflow={workflow} />
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
