@@ -13,7 +13,6 @@ export const UPCOMING_PAGES = [
   'insights',
   'webhooks',
   'summary',
-  'automations',
   'analytics',
   'adminDashboard',
   'productionStatus',
@@ -22,7 +21,6 @@ export const UPCOMING_PAGES = [
   'adminN8n',
   'adminZapier',
   'adminWebhooks',
-  'adminAutomations',
 ] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
@@ -58,7 +56,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   insights: Upcoming,
   webhooks: Upcoming,
   summary: Upcoming,
-  automations: Upcoming,
+  automations: lazy(() => import('./routes/app/automations')),
   analytics: Upcoming,
   adminDashboard: Upcoming,
   productionStatus: Upcoming,
@@ -67,7 +65,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   adminN8n: Upcoming,
   adminZapier: Upcoming,
   adminWebhooks: Upcoming,
-  adminAutomations: Upcoming,
+  adminAutomations: lazy(() => import('./routes/app/automations')),
 };
 
 export const NotFoundScreen = lazy(() => import('./routes/not-found'));

@@ -5,7 +5,6 @@
  */
 import {
   Activity,
-  Bot,
   FileStack,
   Gauge,
   LayoutDashboard,
@@ -30,7 +29,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   insights: { icon: LineChart, notice: 'Analytics & Insights is not available yet.' },
   webhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
   summary: { icon: Sparkles, notice: 'The AI Summary is not available yet.' },
-  automations: { icon: Workflow, notice: 'Automations are not available yet.' },
   analytics: { icon: Activity, notice: 'Analytics is not available yet.' },
   adminDashboard: { icon: Newspaper, notice: 'Content Management is not available yet.' },
   productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
@@ -39,7 +37,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   adminN8n: { icon: Workflow, notice: 'n8n Workflows are not available yet.' },
   adminZapier: { icon: Zap, notice: 'Zapier Zaps are not available yet.' },
   adminWebhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
-  adminAutomations: { icon: Bot, notice: 'Automations are not available yet.' },
 };
 
 /** For a page listed as upcoming without its own sentence. */
