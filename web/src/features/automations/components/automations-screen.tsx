@@ -27,6 +27,43 @@ export function runErrorText(error: unknown): string {
   return 'Failed to trigger automation';
 }
 
+type Notify = Pick<typeof toast, 'success' | 'error'>;
+type Mutate<TInput, TResult> = (input: TInput, callbacks: { onSuccess: (result: TResult) => void; onError: (error: Error) => void }) => void;
+
+/** The pause/resume toggle: active → paused, anything else → active; then 'Automation {status}'. */
+export function toggleAutomation(
+  automation: AutomationView,
+  mutate: Mutate<{ id: string; status: 'active' | 'paused' }, AutomationView>,
+  notify: Notify = toast,
+): void {
+  mutate(
+    { id: automation.id, status: nextStatus(automation.status) },
+    {
+      onSuccess: (saved) => notify.success(statusToast(saved.status)),
+      onError: (error) => {
+        console.error('Failed to update automation status', error);
+        notify.error('Error', { description: 'Failed to update automation status' });
+      },
+    },
+  );
+}
+
+/** Run: 'Automation triggered successfully' once the run is stored, the spec's error toasts otherwise. */
+export function runAutomationNow(
+  automation: AutomationView,
+  mutate: Mutate<string, ExecutionView>,
+  onStarted: (execution: ExecutionView) => void,
+  notify: Notify = toast,
+): void {
+  mutate(automation.id, {
+    onSuccess: (execution) => {
+      onStarted(execution);
+      notify.success('Automation triggered successfully');
+    },
+    onError: (error) => notify.error('Error', { description: runErrorText(error) }),
+  });
+}
+
 /**
  * /automations and /admin/automations (spec part 2 "Automations screen"): every role may run and
  * pause/resume what it sees (client users: their own business's); only admins create and configure.
@@ -65,29 +102,13 @@ export function AutomationsScreen({ role }: { role: Role }) {
     }
   };
 
-  const toggle = (automation: AutomationView) => {
-    setStatus.mutate(
-      { id: automation.id, status: nextStatus(automation.status) },
-      {
-        onSuccess: (saved) => toast.success(statusToast(saved.status)),
-        onError: (error) => {
-          console.error('Failed to update automation status', error);
-          toast.error('Error', { description: 'Failed to update automation status' });
-        },
-      },
-    );
-  };
+  const toggle = (automation: AutomationView) => toggleAutomation(automation, setStatus.mutate);
 
-  const start = (automation: AutomationView) => {
-    run.mutate(automation.id, {
-      onSuccess: (execution) => {
-        startedHere.current.add(execution.id);
-        toast.success('Automation triggered successfully');
-        setSelectedId(automation.id);
-      },
-      onError: (error) => toast.error('Error', { description: runErrorText(error) }),
+  const start = (automation: AutomationView) =>
+    runAutomationNow(automation, run.mutate, (execution) => {
+      startedHere.current.add(execution.id);
+      setSelectedId(automation.id);
     });
-  };
 
   return (
     <div className="grid min-w-0 gap-6">
