@@ -89,27 +89,27 @@ describe('the toggle and Run', () => {
     const mutate = vi.fn((input: { id: string; status: 'active' | 'paused' }, callbacks: { onSuccess: (a: AutomationView) => void }) =>
       callbacks.onSuccess(automation({ status: input.status })),
     );
-    toggleAutomation(automation({ status: 'active' }), mutate, notify as never);
+    toggleAutomation(automation({ status: 'active' }), mutate, notify);
     expect(mutate.mock.calls[0]?.[0]).toEqual({ id: AUTOMATION_ID, status: 'paused' });
     expect(notify.success).toHaveBeenCalledWith('Automation paused');
-    toggleAutomation(automation({ status: 'inactive' }), mutate, notify as never);
+    toggleAutomation(automation({ status: 'inactive' }), mutate, notify);
     expect(notify.success).toHaveBeenLastCalledWith('Automation active');
   });
 
   it('a refused status change toasts Error / "Failed to update automation status"', () => {
     const notify = { success: vi.fn(), error: vi.fn() };
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    toggleAutomation(automation(), (_input, callbacks) => callbacks.onError(new Error('boom')), notify as never);
+    toggleAutomation(automation(), (_input, callbacks) => callbacks.onError(new Error('boom')), notify);
     expect(notify.error).toHaveBeenCalledWith('Error', { description: 'Failed to update automation status' });
   });
 
   it('Run toasts "Automation triggered successfully", or the spec\'s error texts', () => {
     const notify = { success: vi.fn(), error: vi.fn() };
     const started = vi.fn();
-    runAutomationNow(automation(), (_id, callbacks) => callbacks.onSuccess(execution()), started, notify as never);
+    runAutomationNow(automation(), (_id, callbacks) => callbacks.onSuccess(execution()), started, notify);
     expect(started).toHaveBeenCalledOnce();
     expect(notify.success).toHaveBeenCalledWith('Automation triggered successfully');
-    runAutomationNow(automation(), (_id, callbacks) => callbacks.onError(new ApiError('BAD_REQUEST', 'Workflow URL not configured', 400)), started, notify as never);
+    runAutomationNow(automation(), (_id, callbacks) => callbacks.onError(new ApiError('BAD_REQUEST', 'Workflow URL not configured', 400)), started, notify);
     expect(notify.error).toHaveBeenLastCalledWith('Error', { description: 'Workflow URL not configured' });
     expect(runErrorText(new ApiError('INTERNAL', 'x', 500))).toBe('Failed to trigger automation');
   });
