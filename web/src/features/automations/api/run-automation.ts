@@ -14,7 +14,12 @@ export function useRunAutomation() {
   return useMutation({
     mutationFn: runAutomation,
     retry: false,
-    onSuccess: (execution) =>
-      queryClient.setQueryData(automationKeys.executions(execution.automation_id), (list: ExecutionView[] | undefined) => upsertExecution(list, execution)),
+    onSuccess: (execution) => {
+      // Only into a history already read: a list holding just this run would hide the older ones.
+      queryClient.setQueryData(automationKeys.executions(execution.automation_id), (list: ExecutionView[] | undefined) =>
+        list === undefined ? undefined : upsertExecution(list, execution),
+      );
+      void queryClient.invalidateQueries({ queryKey: automationKeys.executions(execution.automation_id) });
+    },
   });
 }
