@@ -163,6 +163,16 @@ test.describe('automations', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Update Automation' }).click();
       await expect(page.getByText('Automation updated successfully')).toBeVisible();
       await expect(row).toContainText(literal('Reminds customers of invoices due this week'));
+
+      // A new signing secret, shown once; then the automation goes.
+      await page.getByRole('button', { name: 'New Secret' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Replace Secret' }).click();
+      await expect(page.getByRole('dialog').getByLabel('Signing Secret', { exact: true })).toHaveValue(/^.{20,}$/u);
+      await page.getByRole('dialog').getByRole('button', { name: 'Done' }).click();
+      await page.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByText('Automation deleted')).toBeVisible();
+      await expect(row).toHaveCount(0);
     } finally {
       await api.dispose();
       await receiver.close();

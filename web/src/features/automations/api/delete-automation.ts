@@ -12,6 +12,9 @@ export function useDeleteAutomation() {
   return useMutation({
     mutationFn: deleteAutomation,
     retry: false,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: automationKeys.list() }),
+    // Not awaited: the refetch removes the details that called mutate, and its callbacks must still run.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: automationKeys.list() });
+    },
   });
 }

@@ -1,16 +1,22 @@
-import { Settings } from 'lucide-react';
 import { useEffect } from 'react';
 import type { AutomationView } from '@common/api/automations';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAutomationMessages } from '../api/find-automation-messages';
 import { useExecutions } from '../api/find-executions';
+import { AutomationAdminActions } from './automation-admin-actions';
 import { AutomationStatusBadge } from './automation-status';
 import { ExecutionHistoryList } from './execution-history';
 import { MessagesCard } from './messages-card';
 
 /** The details column: the automation, its execution history and its live messages. */
-export function AutomationDetails({ automation, onConfigure }: { automation: AutomationView; onConfigure?: (() => void) | undefined }) {
+export function AutomationDetails({
+  automation,
+  admin,
+}: {
+  automation: AutomationView;
+  /** Admins only: Configure opens the edit dialog; others get no button at all. */
+  admin?: { onConfigure: () => void; onDeleted: () => void } | undefined;
+}) {
   const executions = useExecutions(automation.id);
   const messages = useAutomationMessages(automation.id);
   // Failed reads of the history and the messages are only logged (spec §8).
@@ -31,12 +37,7 @@ export function AutomationDetails({ automation, onConfigure }: { automation: Aut
             </CardTitle>
             {automation.description ? <CardDescription className="break-words">{automation.description}</CardDescription> : null}
           </div>
-          {onConfigure ? (
-            <Button variant="outline" size="sm" onClick={onConfigure}>
-              <Settings aria-hidden />
-              Configure
-            </Button>
-          ) : null}
+          {admin ? <AutomationAdminActions automation={automation} onConfigure={admin.onConfigure} onDeleted={admin.onDeleted} /> : null}
         </CardHeader>
         <CardContent className="grid gap-3">
           <h3 className="text-sm font-semibold">Execution History</h3>

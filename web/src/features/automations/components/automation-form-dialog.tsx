@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
@@ -58,6 +58,12 @@ export function AutomationFormDialog({
   });
   const { errors } = form.formState;
   const pending = create.isPending || update.isPending;
+  const { reset } = form;
+
+  // Each opening starts from the automation as it is now (its status may have been toggled meanwhile).
+  useEffect(() => {
+    if (open) reset(initialFormValues(automation));
+  }, [open, automation, reset]);
 
   const close = (next: boolean) => {
     onOpenChange(next);

@@ -161,7 +161,7 @@ export function AutomationsScreen({ role }: { role: Role }) {
               <AutomationDetails
                 key={selected.id}
                 automation={selected}
-                onConfigure={isAdmin ? () => setDialog({ open: true, automation: selected }) : undefined}
+                admin={isAdmin ? { onConfigure: () => setDialog({ open: true, automation: selected }), onDeleted: () => setSelectedId(null) } : undefined}
               />
             ) : (
               <p className="rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">{SELECT_AUTOMATION}</p>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { AutomationMessageView } from '@common/api/automations';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
@@ -42,6 +43,12 @@ export function MessageItem({ message, now }: { message: AutomationMessageView; 
 
 /** 'Real-time Messages': newest on top, in a 400 px scroll area (spec §9). */
 export function MessagesCard({ messages, loading }: { messages: readonly AutomationMessageView[]; loading?: boolean }) {
+  // Relative times ("2 minutes ago") move on while the card is open.
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(new Date()), 30_000);
+    return () => window.clearInterval(timer);
+  }, []);
   return (
     <Card>
       <CardHeader>
@@ -56,7 +63,7 @@ export function MessagesCard({ messages, loading }: { messages: readonly Automat
           ) : (
             <ul aria-live="polite" aria-label="Messages" className="grid gap-2">
               {messages.map((message) => (
-                <MessageItem key={message.id} message={message} />
+                <MessageItem key={message.id} message={message} now={now} />
               ))}
             </ul>
           )}
