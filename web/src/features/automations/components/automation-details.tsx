@@ -29,7 +29,7 @@ export function AutomationDetails({
   return (
     <div className="grid min-w-0 gap-4">
       <Card>
-        <CardHeader className="flex flex-wrap items-start justify-between gap-3">
+        <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 px-4 sm:px-6">
           <div className="grid min-w-0 gap-1">
             <CardTitle className="flex flex-wrap items-center gap-2 break-words">
               {automation.name}
@@ -39,7 +39,7 @@ export function AutomationDetails({
           </div>
           {admin ? <AutomationAdminActions automation={automation} onConfigure={admin.onConfigure} onDeleted={admin.onDeleted} /> : null}
         </CardHeader>
-        <CardContent className="grid gap-3">
+        <CardContent className="grid gap-3 px-4 sm:px-6">
           <h3 className="text-sm font-semibold">Execution History</h3>
           {executions.isPending ? (
             <p className="py-6 text-center text-sm text-muted-foreground">Loading executions…</p>

@@ -17,7 +17,7 @@ import { AutomationFormDialog } from './automation-form-dialog';
 import { AutomationRow } from './automation-list';
 
 export const NO_AUTOMATIONS_ADMIN = 'No automations found. Create your first automation to get started.';
-export const NO_AUTOMATIONS_OTHERS = 'No automations found. An admin sets up automations for your business; they will appear here.';
+export const NO_AUTOMATIONS_OTHERS = 'No automations found. Automations appear here once an admin sets them up.';
 export const SELECT_AUTOMATION = 'Select an automation to view details and execution history.';
 
 /** The run's refusal as the spec's toast: 'Workflow URL not configured', else 'Failed to trigger automation'. */

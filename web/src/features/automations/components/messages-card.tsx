@@ -51,10 +51,10 @@ export function MessagesCard({ messages, loading }: { messages: readonly Automat
   }, []);
   return (
     <Card>
-      <CardHeader>
+      <CardHeader className="px-4 sm:px-6">
         <CardTitle>Real-time Messages</CardTitle>
       </CardHeader>
-      <CardContent>
+      <CardContent className="px-4 sm:px-6">
         <div className="h-[400px] overflow-y-auto overscroll-contain pr-1" tabIndex={0} aria-label="Real-time messages">
           {loading ? (
             <p className="py-6 text-center text-sm text-muted-foreground">Loading messages…</p>
