@@ -4,7 +4,6 @@ import { toast } from 'sonner';
 import type { AutomationView, ExecutionView } from '@common/api/automations';
 import type { Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useAutomations } from '../api/find-automations';
@@ -137,9 +136,12 @@ export function AutomationsScreen({ role }: { role: Role }) {
           </Button>
         </div>
       ) : list.length === 0 ? (
-        <EmptyState icon={Workflow} title="No automations yet">
-          {isAdmin ? NO_AUTOMATIONS_ADMIN : NO_AUTOMATIONS_OTHERS}
-        </EmptyState>
+        <div className="grid justify-items-center gap-3 rounded-xl border border-dashed px-6 py-12 text-center">
+          <span className="flex size-12 items-center justify-center rounded-full bg-muted">
+            <Workflow aria-hidden className="size-6 text-muted-foreground" />
+          </span>
+          <p className="max-w-prose text-sm text-muted-foreground">{isAdmin ? NO_AUTOMATIONS_ADMIN : NO_AUTOMATIONS_OTHERS}</p>
+        </div>
       ) : (
         <div className="grid min-w-0 items-start gap-6 lg:grid-cols-[minmax(0,2fr)_minmax(0,3fr)]">
           <ul aria-label="Automations" className="grid min-w-0 gap-3">
