@@ -51,13 +51,13 @@ export function toggleAutomation(
 export function runAutomationNow(
   automation: AutomationView,
   mutate: Mutate<string, ExecutionView>,
-  onStarted: (execution: ExecutionView) => void,
+  /** Answers true when the run already failed to trigger (then only that failure is told). */
+  onStarted: (execution: ExecutionView) => boolean,
   notify: Notify = toast,
 ): void {
   mutate(automation.id, {
     onSuccess: (execution) => {
-      onStarted(execution);
-      notify.success('Automation triggered successfully');
+      if (!onStarted(execution)) notify.success('Automation triggered successfully');
     },
     onError: (error) => notify.error('Error', { description: runErrorText(error) }),
   });
@@ -84,13 +84,21 @@ export function AutomationsScreen({ role }: { role: Role }) {
   const list = automations.data ?? [];
   const selected = list.find((a) => a.id === selectedId) ?? null;
 
-  useLiveAutomation(selected?.id ?? null, (execution: ExecutionView) => {
-    if (!startedHere.current.has(execution.id) || execution.status === 'running' || execution.status === 'waiting') return;
+  /** Executions that ended before this tab knew it had started them (a fast trigger failure). */
+  const endedEarly = useRef(new Map<string, ExecutionView>());
+  /** Tells a failed trigger; answers whether it failed. */
+  const settleRun = (execution: ExecutionView): boolean => {
     startedHere.current.delete(execution.id);
     // The workflow URL refused or never answered the trigger: the server's job recorded why.
-    if (isTriggerFailure(execution)) {
-      toast.error('Error', { description: execution.error_message ? `Failed to trigger automation: ${execution.error_message}` : 'Failed to trigger automation' });
-    }
+    if (!isTriggerFailure(execution)) return false;
+    toast.error('Error', { description: execution.error_message ? `Failed to trigger automation: ${execution.error_message}` : 'Failed to trigger automation' });
+    return true;
+  };
+
+  useLiveAutomation(selected?.id ?? null, (execution: ExecutionView) => {
+    if (execution.status === 'running' || execution.status === 'waiting') return;
+    if (startedHere.current.has(execution.id)) settleRun(execution);
+    else if (endedEarly.current.size < 50) endedEarly.current.set(execution.id, execution);
   });
 
   const select = (id: string) => {
@@ -103,11 +111,17 @@ export function AutomationsScreen({ role }: { role: Role }) {
 
   const toggle = (automation: AutomationView) => toggleAutomation(automation, setStatus.mutate);
 
-  const start = (automation: AutomationView) =>
+  const start = (automation: AutomationView) => {
+    // Selected first, so its live topic is subscribed before the run can report anything.
+    setSelectedId(automation.id);
     runAutomationNow(automation, run.mutate, (execution) => {
+      const ended = endedEarly.current.get(execution.id);
+      endedEarly.current.clear();
+      if (ended) return settleRun(ended);
       startedHere.current.add(execution.id);
-      setSelectedId(automation.id);
+      return false;
     });
+  };
 
   return (
     <div className="grid min-w-0 gap-6">

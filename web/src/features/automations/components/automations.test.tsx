@@ -105,13 +105,17 @@ describe('the toggle and Run', () => {
 
   it('Run toasts "Automation triggered successfully", or the spec\'s error texts', () => {
     const notify = { success: vi.fn(), error: vi.fn() };
-    const started = vi.fn();
+    const started = vi.fn(() => false);
     runAutomationNow(automation(), (_id, callbacks) => callbacks.onSuccess(execution()), started, notify);
     expect(started).toHaveBeenCalledOnce();
     expect(notify.success).toHaveBeenCalledWith('Automation triggered successfully');
     runAutomationNow(automation(), (_id, callbacks) => callbacks.onError(new ApiError('BAD_REQUEST', 'Workflow URL not configured', 400)), started, notify);
     expect(notify.error).toHaveBeenLastCalledWith('Error', { description: 'Workflow URL not configured' });
     expect(runErrorText(new ApiError('INTERNAL', 'x', 500))).toBe('Failed to trigger automation');
+    // A run whose trigger already failed (told by its own toast) is not called a success.
+    const quiet = { success: vi.fn(), error: vi.fn() };
+    runAutomationNow(automation(), (_id, callbacks) => callbacks.onSuccess(execution()), () => true, quiet);
+    expect(quiet.success).not.toHaveBeenCalled();
   });
 });
 
