@@ -42,7 +42,13 @@ export async function startWorkflowReceiver(externalIdPrefix = 'loop'): Promise<
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const raw = Buffer.concat(chunks).toString('utf8');
-      const body = JSON.parse(raw) as Omit<ReceivedTrigger, 'signatureValid'>;
+      let body: Omit<ReceivedTrigger, 'signatureValid'>;
+      try {
+        body = JSON.parse(raw) as Omit<ReceivedTrigger, 'signatureValid'>;
+      } catch {
+        res.writeHead(400).end();
+        return;
+      }
       const header = (name: string) => {
         const value = req.headers[name];
         return Array.isArray(value) ? value[0] : value;
