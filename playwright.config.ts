@@ -64,6 +64,8 @@ export default defineConfig({
       NODE_ENV: 'test',
       // Every test signs in from 127.0.0.1; the per-IP limit is tested over HTTP, not here.
       AUTH_RATE_LIMIT_PER_MINUTE: '1000',
+      // e2e/automations.spec.ts runs a workflow on a loopback receiver.
+      OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
       ...E2E_GOOGLE_ENV,
     },
   },

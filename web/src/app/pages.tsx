@@ -13,13 +13,11 @@ export const UPCOMING_PAGES = [
   'insights',
   'webhooks',
   'summary',
-  'automations',
   'analytics',
   'adminDashboard',
   'productionStatus',
   'adminInsights',
   'adminWebhooks',
-  'adminAutomations',
 ] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
@@ -58,13 +56,13 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   insights: Upcoming,
   webhooks: Upcoming,
   summary: Upcoming,
-  automations: Upcoming,
+  automations: lazy(() => import('./routes/app/automations')),
   analytics: Upcoming,
   adminDashboard: Upcoming,
   productionStatus: Upcoming,
   adminInsights: Upcoming,
   adminWebhooks: Upcoming,
-  adminAutomations: Upcoming,
+  adminAutomations: lazy(() => import('./routes/app/automations')),
 };
 
 export const NotFoundScreen = lazy(() => import('./routes/not-found'));

@@ -12,7 +12,6 @@ import {
   Newspaper,
   Sparkles,
   Webhook,
-  Workflow,
   type LucideIcon,
 } from 'lucide-react';
 import type { PageName } from '@common/routes';
@@ -28,13 +27,11 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   insights: { icon: LineChart, notice: 'Analytics & Insights is not available yet.' },
   webhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
   summary: { icon: Sparkles, notice: 'The AI Summary is not available yet.' },
-  automations: { icon: Workflow, notice: 'Automations are not available yet.' },
   analytics: { icon: Activity, notice: 'Analytics is not available yet.' },
   adminDashboard: { icon: Newspaper, notice: 'Content Management is not available yet.' },
   productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
   adminInsights: { icon: LineChart, notice: 'Admin Insights is not available yet.' },
   adminWebhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
-  adminAutomations: { icon: Bot, notice: 'Automations are not available yet.' },
 };
 
 /** For a page listed as upcoming without its own sentence. */
