@@ -5,7 +5,6 @@
  */
 import {
   Activity,
-  Bot,
   Gauge,
   LayoutDashboard,
   LineChart,
