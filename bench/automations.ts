@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import WebSocket from 'ws';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { describe, load, loadPrebuilt, type LoadResult, type PrebuiltRequest, rawRequest } from './lib/load';
-import { type EngineName, type ParleyServer, settle, signInAdmin, startParley } from './lib/parley';
+import { cpuMeter, type EngineName, type ParleyServer, settle, signInAdmin, startParley } from './lib/parley';
 import { freePort, LOOPBACK, spawnNode, waitFor200 } from './lib/process';
 import type { GroupReporter } from './lib/report';
 import { ms, num, percentile, sleep } from './lib/stats';
@@ -130,7 +130,7 @@ async function baselines(repoRoot: string): Promise<{ steady: Map<number, number
 interface EngineRun {
   run: { latency: number[]; acks: number[]; lost: number; failed: number };
   message: { latency: number[]; acks: number[]; lost: number; failed: number };
-  accept?: { result: LoadResult; acked: number; refused: Map<number, number>; stored: number };
+  accept?: { result: LoadResult; acked: number; refused: Map<number, number>; stored: number; serverCpuMs: number; postgresCpuMs: number };
 }
 
 async function measureEngine(tree: BuiltTree, engine: EngineName, withAccept: boolean, report: GroupReporter): Promise<EngineRun> {
@@ -240,13 +240,16 @@ async function measureEngine(tree: BuiltTree, engine: EngineName, withAccept: bo
         return request;
       };
       await loadPrebuilt({ url, connections: ACCEPT_CONNECTIONS, durationSeconds: ACCEPT_WARMUP_S, overallRate: ACCEPT_RATE, next: take });
+      const meter = cpuMeter(server);
       const accept = await loadPrebuilt({ url, connections: ACCEPT_CONNECTIONS, durationSeconds: ACCEPT_S, overallRate: ACCEPT_RATE, next: take });
+      const cpu = meter();
       report.progress(`${engine}: step messages at ${ACCEPT_RATE}/s: ${describe(accept)}`);
       await server.stop();
       const database = await server.openDatabase();
       try {
         const { rows } = await sql<{ n: number }>`select count(*)::int as n from automation_messages where step_name = 'Bench accept'`.execute(database.db);
-        result.accept = { result: accept, acked, refused, stored: rows[0]?.n ?? 0 };
+        const perMessage = Math.max(1, accept.ok);
+        result.accept = { result: accept, acked, refused, stored: rows[0]?.n ?? 0, serverCpuMs: cpu.serverMs / perMessage, postgresCpuMs: cpu.postgresMs / perMessage };
       } finally {
         await database.close();
       }
@@ -280,7 +283,7 @@ function report(engine: EngineName, run: EngineRun, base: Awaited<ReturnType<typ
   });
   out.note(`${engine}: the callback's own 201 came after ${p(run.message.acks)}; the event reached the socket ${p(run.message.latency)} after the POST.${messageProblem ? ` ${messageProblem}.` : ''}`);
   if (run.accept) {
-    const { result, acked, refused, stored } = run.accept;
+    const { result, acked, refused, stored, serverCpuMs, postgresCpuMs } = run.accept;
     const problem = stored < acked ? `${acked - stored} acknowledged messages are not stored` : result.ok === 0 ? 'nothing was accepted' : undefined;
     const others = [...refused].map(([status, n]) => `${n} × ${status}`).join(', ');
     out.row({
@@ -299,7 +302,11 @@ function report(engine: EngineName, run: EngineRun, base: Awaited<ReturnType<typ
       baseline: `hello world p99 ${ms(base.fixedRate.p99)}`,
       verdict: problem ? 'ERROR' : undefined,
     });
-    out.note(`${engine}: ${num(acked)} step messages answered 201 (warm-up included), ${num(stored)} stored${others ? `; other answers: ${others}` : ''}.`);
+    out.note(
+      `${engine}: ${num(acked)} step messages answered 201 (warm-up included), ${num(stored)} stored${others ? `; other answers: ${others}` : ''}. ` +
+        `CPU per accepted message during the timed load: ${ms(serverCpuMs)} in the server process + ${ms(postgresCpuMs)} in its PostgreSQL backends ` +
+        `(at ${num(ACCEPT_RATE)}/s the server needs ${num((ACCEPT_RATE * serverCpuMs) / 10)} % of a core).`,
+    );
   }
 }
 
