@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { agentEngine } from './agent-engine';
+import { automations } from './automations';
 import { faqBench } from './faq';
 import { bundle } from './bundle';
 import { coldStart } from './cold-start';
@@ -31,7 +32,7 @@ import { prepareTree, type BuiltTree } from './lib/tree';
 import { signIn } from './sign-in';
 import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, outbound, agentEngine, faqBench, crash];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');

@@ -63,7 +63,7 @@ import { automationCallbackRoutes, automationsRoutes } from './modules/automatio
 import { AutomationsService, type ExecutionReconciler } from './modules/automations/automations.service';
 import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
-import type { AutomationCreator, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
+import type { AutomationCreator, N8nWorkflowSource, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
 import { workflowsRoutes } from './modules/workflows/workflows.routes';
 import { WorkflowsService } from './modules/workflows/workflows.service';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -144,7 +144,7 @@ export interface BuildAppOptions {
    * What the workflows module needs from the automations and n8n modules. Absent: assigning a
    * template and toggling a workflow linked to n8n answer 503 (not configured).
    */
-  workflowPorts?: { automations?: AutomationCreator; n8nSwitch?: N8nWorkflowSwitch };
+  workflowPorts?: { automations?: AutomationCreator; n8nSwitch?: N8nWorkflowSwitch; n8nSource?: N8nWorkflowSource };
 }
 
 export interface ParleyApp {
@@ -330,6 +330,14 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       setActive: async (id, active) => {
         await n8n.setActive(id, active);
       },
+    },
+    // Import from n8n and the list's real active states read the connected instance.
+    n8nSource: options.workflowPorts?.n8nSource ?? {
+      getWorkflow: async (id) => {
+        const w = await n8n.getWorkflow(id);
+        return { id: w.id, name: w.name, active: w.active, webhookUrl: w.webhookUrl };
+      },
+      listWorkflows: async () => (await n8n.listWorkflows()).map((w) => ({ id: w.id, name: w.name, active: w.active, webhookUrl: w.webhookUrl })),
     },
   });
 

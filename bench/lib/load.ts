@@ -11,6 +11,8 @@ export interface LoadOptions {
   body?: string;
   /** Per-request setup (a distinct body each time) and response hooks; see autocannon's `requests`. */
   requests?: autocannon.Request[];
+  /** A fixed rate over all connections (requests per second) instead of as fast as possible. */
+  overallRate?: number;
 }
 
 export interface LoadResult {
@@ -39,6 +41,8 @@ export interface PrebuiltLoadOptions {
   durationSeconds: number;
   /** The request to send next (called once per request, in sending order). */
   next: () => PrebuiltRequest;
+  /** A fixed rate over all connections (requests per second) instead of as fast as possible. */
+  overallRate?: number;
 }
 
 /**
@@ -78,6 +82,7 @@ export async function loadPrebuilt(options: PrebuiltLoadOptions): Promise<LoadRe
     connections: options.connections,
     duration: options.durationSeconds,
     timeout: 30,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     setupClient: (client: unknown) => {
       const iterator = (client as { requestIterator?: Iterator }).requestIterator;
       if (!iterator || typeof iterator.nextRequest !== 'function') throw new Error('autocannon changed: no client.requestIterator.nextRequest');
@@ -103,6 +108,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     headers: options.headers,
     body: options.body,
     ...(options.requests ? { requests: options.requests } : {}),
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
   });
   return summarise(result);
 }

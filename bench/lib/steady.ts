@@ -26,6 +26,8 @@ export interface SteadySample {
   roundTrip?: number;
   status?: number;
   error?: string;
+  /** The answer's body, when `keepBody` was asked for. */
+  body?: string;
 }
 
 export interface SteadyOptions {
@@ -38,14 +40,19 @@ export interface SteadyOptions {
   make(seq: number): SteadyRequest;
   /** Called right after request `seq` was sent. */
   onSent?(sample: SteadySample): void;
+  /** Keep each answer's body in its sample (e.g. an id the figure follows). */
+  keepBody?: boolean;
 }
 
-function send(agent: http.Agent, baseUrl: string, request: SteadyRequest, sample: SteadySample): Promise<void> {
+function send(agent: http.Agent, baseUrl: string, request: SteadyRequest, sample: SteadySample, keepBody = false): Promise<void> {
   return new Promise((resolve) => {
     const url = new URL(request.path, baseUrl);
     const req = http.request(url, { method: request.method, agent, headers: request.headers }, (response) => {
-      response.resume();
+      const chunks: Buffer[] = [];
+      if (keepBody) response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      else response.resume();
       response.once('end', () => {
+        if (keepBody) sample.body = Buffer.concat(chunks).toString('utf8');
         sample.roundTrip = performance.now() - sample.sentAt;
         sample.status = response.statusCode;
         resolve();
@@ -77,7 +84,7 @@ export async function steadyLoad(options: SteadyOptions): Promise<SteadySample[]
       const sentAt = performance.now();
       const sample: SteadySample = { seq, sentAt, sentWall: Date.now(), lateBy: sentAt - due };
       samples.push(sample);
-      pending.push(send(agent, options.baseUrl, request, sample));
+      pending.push(send(agent, options.baseUrl, request, sample, options.keepBody));
       options.onSent?.(sample);
     }
     await Promise.all(pending);

@@ -4,7 +4,9 @@
  * Fields are camelCase like the rest of the API (the spec's `client_count` is `clientCount`, …).
  * Every route is admin-only (others: 403).
  *
- *   GET    /api/v1/workflows?kind=&q=                 -> findWorkflowsResponse (newest first; q: name or description, case-insensitive)
+ *   GET    /api/v1/workflows?kind=&q=                 -> findWorkflowsResponse (newest first; q: name or description, case-insensitive;
+ *                                                        workflows linked to n8n show n8n's real active state, see `n8nSync`)
+ *   POST   /api/v1/workflows/import-n8n               importN8nWorkflowsInput -> importN8nWorkflowsResponse (creates or refreshes linked records)
  *   POST   /api/v1/workflows                          createWorkflowInput -> workflowView (201, status draft)
  *   GET    /api/v1/workflows/:id                      -> workflowView
  *   PATCH  /api/v1/workflows/:id                      updateWorkflowInput -> workflowView
@@ -95,7 +97,28 @@ export const findWorkflowsQuery = z.object({
   kind: workflowKind.optional(),
   q: z.string().trim().max(200).optional(),
 });
-export const findWorkflowsResponse = z.object({ workflows: z.array(workflowView) });
+/**
+ * How the list's linked workflows were checked against the connected n8n instance: null when the
+ * list has none; `ok: false` when n8n could not be asked (not connected, unreachable, too slow) —
+ * the stored states are shown and `message` says why; `ok: true` when every linked workflow's
+ * status follows n8n's active flag (changed ones are stored: active, else paused).
+ */
+export const n8nSyncState = z.object({ ok: z.boolean(), message: z.string(), checkedAt: isoDate });
+export type N8nSyncState = z.infer<typeof n8nSyncState>;
+export const findWorkflowsResponse = z.object({ workflows: z.array(workflowView), n8nSync: n8nSyncState.nullable() });
+
+/** One workflow of the connected instance by its n8n id, or (no id) every one that has a Webhook node taking POST. */
+export const importN8nWorkflowsInput = z.object({
+  n8nWorkflowId: z.string().trim().min(1, { error: 'Choose an n8n workflow' }).max(100, { error: 'The n8n workflow id is too long' }).optional(),
+});
+export type ImportN8nWorkflowsInput = z.infer<typeof importN8nWorkflowsInput>;
+export const importN8nWorkflowsResponse = z.object({
+  /** Created (new record) or refreshed (name, webhook URL, active state; assignments kept). */
+  imported: z.array(z.object({ workflow: workflowView, created: z.boolean() })),
+  /** Workflows of the instance left out, and why (no Webhook node taking POST). Importing all only. */
+  skipped: z.array(z.object({ n8nWorkflowId: z.string(), name: z.string(), reason: z.string() })),
+});
+export type ImportN8nWorkflowsResponse = z.infer<typeof importN8nWorkflowsResponse>;
 
 export const createWorkflowInput = z.object({
   kind: workflowKind,

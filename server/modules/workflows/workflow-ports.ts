@@ -1,7 +1,8 @@
 /**
  * What the workflows module needs from other modules, as interfaces `app.ts` fills in: the
  * automations module creates a client's automation from a template, the n8n module switches a
- * linked workflow on the connected n8n instance. The workflows module imports neither.
+ * linked workflow on the connected n8n instance and reads its workflows (import, real active
+ * state). The workflows module imports neither.
  */
 import type { Db } from '../../db/database';
 
@@ -32,4 +33,20 @@ export interface N8nWorkflowSwitch {
    * message.
    */
   setActive(n8nWorkflowId: string, active: boolean): Promise<void>;
+}
+
+/** A workflow of the connected n8n instance, as the workflows module reads it. */
+export interface N8nWorkflowInfo {
+  id: string;
+  name: string;
+  active: boolean;
+  /** The production URL of its first enabled Webhook node taking POST; null without one. */
+  webhookUrl: string | null;
+}
+
+export interface N8nWorkflowSource {
+  /** One workflow; throws an `AppError` (404 unknown id, 409 not connected, 502 unreachable) otherwise. */
+  getWorkflow(n8nWorkflowId: string): Promise<N8nWorkflowInfo>;
+  /** Every workflow of the instance; throws like `getWorkflow`. */
+  listWorkflows(): Promise<N8nWorkflowInfo[]>;
 }

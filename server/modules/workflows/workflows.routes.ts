@@ -13,6 +13,8 @@ import {
   findWorkflowsQuery,
   findWorkflowsResponse,
   idParams,
+  importN8nWorkflowsInput,
+  importN8nWorkflowsResponse,
   n8nWorkflowJson,
   templateView,
   updateTemplateInput,
@@ -33,7 +35,21 @@ export const workflowsRoutes: FastifyPluginAsyncZod<{ workflowsService: Workflow
       config: admin,
       schema: { tags, summary: 'n8n workflows and zaps, newest first; q searches name and description', querystring: findWorkflowsQuery, response: { 200: findWorkflowsResponse } },
     },
-    async (request) => ({ workflows: await service.findWorkflows(request.query) }),
+    async (request) => service.findWorkflowsSynced(request.query),
+  );
+
+  app.post(
+    '/api/v1/workflows/import-n8n',
+    {
+      config: admin,
+      schema: {
+        tags,
+        summary: 'Import from n8n: one workflow of the connected instance by its n8n id, or every one with a Webhook node; creates or refreshes the linked records',
+        body: importN8nWorkflowsInput,
+        response: { 200: importN8nWorkflowsResponse },
+      },
+    },
+    async (request) => service.importFromN8n(request.body, requireUser(request).id),
   );
 
   app.post(

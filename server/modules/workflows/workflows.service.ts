@@ -7,7 +7,12 @@
  *   refuses, nothing is stored and the refusal is the answer.
  * - Assigning a template to a client creates that client's automation from the template
  *   (`AutomationCreator`) in the same transaction as the assignment.
- * Either port may be absent (a server built without those modules): what needs it answers 503.
+ * - Importing from n8n (`N8nWorkflowSource`) creates or refreshes the record linked to a workflow
+ *   of the connected instance, its webhook URL from the workflow's Webhook node.
+ * - Listing asks n8n for the linked workflows' real active state (within `n8nSyncTimeoutMs`) and
+ *   stores the ones that changed there; when n8n cannot be asked, the stored states are listed
+ *   and `n8nSync` says why.
+ * Any port may be absent (a server built without those modules): what needs it answers 503.
  */
 import type { z } from 'zod';
 import {
@@ -15,6 +20,9 @@ import {
   type createWorkflowInput,
   type findTemplatesQuery,
   type findWorkflowsQuery,
+  type ImportN8nWorkflowsInput,
+  type ImportN8nWorkflowsResponse,
+  type N8nSyncState,
   n8nWorkflowJson,
   type N8nWorkflowJson,
   type TemplateView,
@@ -26,7 +34,7 @@ import {
 import type { Db } from '../../db/database';
 import type { WorkflowKind, WorkflowStatus } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
-import type { AutomationCreator, N8nWorkflowSwitch } from './workflow-ports';
+import type { AutomationCreator, N8nWorkflowInfo, N8nWorkflowSource, N8nWorkflowSwitch } from './workflow-ports';
 import { type TemplateRow, type WorkflowRow, WorkflowsRepository } from './workflows.repository';
 
 export type CreateWorkflowCommand = z.output<typeof createWorkflowInput>;
@@ -53,6 +61,20 @@ export interface WorkflowsServiceDeps {
   checkOutboundUrl(url: string): string | null;
   automations?: AutomationCreator | undefined;
   n8nSwitch?: N8nWorkflowSwitch | undefined;
+  n8nSource?: N8nWorkflowSource | undefined;
+  /** How long the list waits for n8n's active states (default 3 s); then the stored ones are shown. */
+  n8nSyncTimeoutMs?: number | undefined;
+}
+
+const N8N_SYNC_TIMEOUT_MS = 3_000;
+const NOT_CONFIGURED = 'The n8n connection is not configured on this server';
+
+const noWebhookReason = 'It has no enabled Webhook node that takes POST: add one in n8n, then import it again';
+
+/** The first `limit` names, quoted, and how many more. */
+function names(list: string[], limit = 3): string {
+  const shown = list.slice(0, limit).map((n) => `"${n}"`).join(', ');
+  return list.length > limit ? `${shown} and ${list.length - limit} more` : shown;
 }
 
 /** A stored n8n workflow JSON is at most this long (as JSON text). */
@@ -128,6 +150,84 @@ export class WorkflowsService {
 
   async findWorkflows(filter: FindWorkflowsFilter): Promise<WorkflowView[]> {
     return (await this.#repo.findWorkflowRows(filter)).map(workflowView);
+  }
+
+  /**
+   * The list, its workflows linked to n8n first brought to n8n's real active state (an active
+   * workflow in n8n is 'active' here; an inactive one 'paused', or still 'draft' if it was). When
+   * n8n cannot be asked in time, the stored states and the reason (`n8nSync.ok: false`).
+   */
+  async findWorkflowsSynced(filter: FindWorkflowsFilter): Promise<{ workflows: WorkflowView[]; n8nSync: N8nSyncState | null }> {
+    let rows = await this.#repo.findWorkflowRows(filter);
+    const linked = rows.filter((row) => row.n8nWorkflowId !== null);
+    if (linked.length === 0) return { workflows: rows.map(workflowView), n8nSync: null };
+    const { sync, changed } = await this.#syncWithN8n(linked);
+    if (changed) rows = await this.#repo.findWorkflowRows(filter);
+    return { workflows: rows.map(workflowView), n8nSync: sync };
+  }
+
+  async #syncWithN8n(linked: WorkflowRow[]): Promise<{ sync: N8nSyncState; changed: boolean }> {
+    const checkedAt = new Date().toISOString();
+    const stored = (reason: string) => ({ sync: { ok: false, message: `Showing the stored states: n8n could not be asked (${reason})`, checkedAt }, changed: false });
+    const source = this.deps.n8nSource;
+    if (!source) return stored(NOT_CONFIGURED);
+    const timeoutMs = this.deps.n8nSyncTimeoutMs ?? N8N_SYNC_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    let workflows: N8nWorkflowInfo[];
+    try {
+      workflows = await Promise.race([
+        source.listWorkflows(),
+        new Promise<never>((_resolve, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs / 1000} seconds`)), timeoutMs);
+          timer.unref();
+        }),
+      ]);
+    } catch (error) {
+      return stored(error instanceof Error ? error.message : String(error));
+    } finally {
+      clearTimeout(timer);
+    }
+    const byId = new Map(workflows.map((w) => [w.id, w]));
+    const missing: string[] = [];
+    let changedCount = 0;
+    for (const row of linked) {
+      const found = byId.get(row.n8nWorkflowId!);
+      if (!found) {
+        missing.push(row.name);
+        continue;
+      }
+      const next: WorkflowStatus = found.active ? 'active' : row.status === 'draft' ? 'draft' : 'paused';
+      if (next !== row.status && (await this.#repo.setWorkflowStatus(row.id, next))) changedCount++;
+    }
+    const parts = [`Active states read from n8n${changedCount ? ` (${changedCount} changed there since the last look)` : ''}`];
+    if (missing.length) parts.push(`not found in n8n: ${names(missing)}`);
+    return { sync: { ok: true, message: parts.join('; '), checkedAt }, changed: changedCount > 0 };
+  }
+
+  /**
+   * Import from n8n: the workflow with that n8n id (400 when it has no Webhook node taking POST),
+   * or every workflow of the instance that has one (the others listed in `skipped`). Each becomes
+   * or refreshes the record linked to it (`importLinked`).
+   */
+  async importFromN8n(input: ImportN8nWorkflowsInput, createdBy: string): Promise<ImportN8nWorkflowsResponse> {
+    const source = this.deps.n8nSource;
+    if (!source) throw new AppError('UNAVAILABLE', `${NOT_CONFIGURED}, so nothing can be imported from n8n`);
+    const importOne = (w: N8nWorkflowInfo & { webhookUrl: string }) =>
+      this.importLinked({ name: w.name, webhookUrl: w.webhookUrl, n8nWorkflowId: w.id, active: w.active, createdBy });
+    if (input.n8nWorkflowId !== undefined) {
+      const workflow = await source.getWorkflow(input.n8nWorkflowId);
+      if (workflow.webhookUrl === null) {
+        const message = `The n8n workflow "${workflow.name}" cannot be imported. ${noWebhookReason}.`;
+        throw new AppError('VALIDATION_ERROR', message, { fields: { n8nWorkflowId: message } });
+      }
+      return { imported: [await importOne({ ...workflow, webhookUrl: workflow.webhookUrl })], skipped: [] };
+    }
+    const result: ImportN8nWorkflowsResponse = { imported: [], skipped: [] };
+    for (const workflow of await source.listWorkflows()) {
+      if (workflow.webhookUrl === null) result.skipped.push({ n8nWorkflowId: workflow.id, name: workflow.name, reason: noWebhookReason });
+      else result.imported.push(await importOne({ ...workflow, webhookUrl: workflow.webhookUrl }));
+    }
+    return result;
   }
 
   async getWorkflow(id: string): Promise<WorkflowView> {
