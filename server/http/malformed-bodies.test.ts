@@ -21,6 +21,8 @@ import type { RegisteredRoute } from './access';
 const CONTROL_TOKEN = 'control-token-for-malformed-bodies';
 const RUNS = 8;
 const SEED = Number(process.env.FUZZ_SEED ?? 20261124);
+/** These sweep every route; the app grows, so they get more time than one test's default 30 s. */
+const SWEEP_TIMEOUT_MS = 180_000;
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 type OpenApi = {
@@ -131,7 +133,7 @@ describe.each(ENGINES)('malformed input never causes a 500 (%s)', (engine) => {
     expect(fields.get('POST /api/v1/auth/sign-in')).toEqual(['email', 'password']);
   });
 
-  it('arbitrary JSON and wrong-typed fields', async () => {
+  it('arbitrary JSON and wrong-typed fields', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const problems: string[] = [];
     for (const route of bodyRoutes()) {
       const known = fields.get(`${route.method} ${route.url}`) ?? ['command', 'flags'];
@@ -149,7 +151,7 @@ describe.each(ENGINES)('malformed input never causes a 500 (%s)', (engine) => {
     expect(problems).toEqual([]);
   });
 
-  it('text that is not JSON, the wrong content type, no body, and a body over the limit', async () => {
+  it('text that is not JSON, the wrong content type, no body, and a body over the limit', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const cases: [string, string | undefined, string | undefined][] = [
       ['broken JSON', '{"email": ', 'application/json'],
       ['JSON with a trailing comma', '{"a": 1,}', 'application/json'],
@@ -198,7 +200,7 @@ describe.each(ENGINES)('malformed input never causes a 500 (%s)', (engine) => {
   );
   const urlComponent = fc.array(urlPiece, { minLength: 1, maxLength: 3 }).map((pieces) => pieces.join(''));
 
-  it('path parameters and query strings of any shape, on every route, as admin and anonymous', async () => {
+  it('path parameters and query strings of any shape, on every route, as admin and anonymous', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const problems: string[] = [];
     const names = queryNames(app);
     for (const route of app.routes) {
@@ -233,7 +235,7 @@ describe.each(ENGINES)('malformed input never causes a 500 (%s)', (engine) => {
     expect(problems).toEqual([]);
   });
 
-  it('hostile header values, on every route, as admin and anonymous', async () => {
+  it('hostile header values, on every route, as admin and anonymous', { timeout: SWEEP_TIMEOUT_MS }, async () => {
     const problems: string[] = [];
     const HEADERS = [
       'authorization',
