@@ -66,11 +66,14 @@ test.describe('automations', () => {
 
       const row = page.getByTestId('automation-row').filter({ hasText: name });
       await expect(row).toContainText('Answers every new lead within a minute');
-      await expect(row).toContainText('Inactive');
       await expect(row).toContainText('Updated');
-      // A new automation starts inactive: Run waits until it is activated.
-      await expect(row.getByRole('button', { name: `Run ${name}` })).toBeDisabled();
-      await row.getByRole('button', { name: `Activate ${name}` }).click();
+      // A template gives the business a working automation: active, ready to run.
+      await expect(row).toContainText('Active');
+      await expect(row.getByRole('button', { name: `Run ${name}` })).toBeEnabled();
+      await row.getByRole('button', { name: `Pause ${name}` }).click();
+      await expect(page.getByText('Automation paused')).toBeVisible();
+      await expect(row).toContainText('Paused');
+      await row.getByRole('button', { name: `Resume ${name}` }).click();
       await expect(page.getByText('Automation active')).toBeVisible();
       await expect(row).toContainText('Active');
       await expect(row.getByRole('button', { name: `Run ${name}` })).toBeEnabled();

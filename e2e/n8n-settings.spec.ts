@@ -99,14 +99,15 @@ test.describe('n8n Integration settings', () => {
       await webhookForm.getByRole('button', { name: 'Test' }).click();
       await expect(webhookForm.getByText('Please enter a webhook URL first.')).toBeVisible();
 
-      // A private address that is not the connected n8n: the server refuses it, and says so.
-      await webhookUrl.fill(`http://127.0.0.1:${strangerPort}/hook`);
+      // A private address that is neither the connected n8n nor allowlisted (the test server admits
+      // 127.0.0.1 only, as OUTBOUND_ALLOWED_HOSTS): the server refuses it, and says so.
+      await webhookUrl.fill(`http://127.0.0.2:${strangerPort}/hook`);
       await webhookForm.getByRole('button', { name: 'Test' }).click();
       await expect(result).toContainText(/Refused: the address resolves to/u);
       await expect(result).toContainText('No answer');
 
       // The copyable payload template carries this installation's callback URLs.
-      await expect(page.getByLabel('Payload template')).toContainText('/api/v1/automation-executions/');
+      await expect(page.getByLabel('Payload template', { exact: true })).toContainText('/api/v1/automation-executions/');
 
       // Connect n8n: a wrong key first (n8n's exact refusal), then the right one.
       const connection = page.getByRole('form', { name: 'n8n connection' });

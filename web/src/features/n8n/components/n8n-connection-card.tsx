@@ -62,6 +62,8 @@ export function ConnectionFormView({ connection }: { connection: N8nConnectionVi
       form.setError('apiKey', { type: 'required', message: missingKey });
       return;
     }
+    // The key leaves the page with the request: the field is cleared whatever the answer.
+    form.setValue('apiKey', '', { shouldDirty: false });
     save.mutate(toSaveConnectionInput(values), {
       onSuccess: (saved) => {
         form.reset({ baseUrl: saved.baseUrl, apiKey: '' });
