@@ -8,7 +8,7 @@
  * Subscriptions are data — one table of them, not a copied handler per event — so the database
  * functions of the hot paths (MessagingService) publish the same way without a round trip back.
  */
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import type { Logger } from 'pino';
 import { type Database, type Db, PREPARED } from '../db/database';
 import type { JobDefinition, JobPayloadInput } from '../jobs/define-job';
@@ -102,9 +102,19 @@ export class EventBus {
   /** Several events (and their subscribers' jobs) in one statement. */
   async publishMany(trx: Db, events: readonly UnstampedEvent[]): Promise<void> {
     if (events.length === 0) return;
+    await sql`${sql.raw(PREPARED)}select ${this.publishCall(events)}`.execute(trx);
+  }
+
+  /**
+   * The SQL expression that publishes `events` (`parley_publish(…)`), for a hot path that makes its
+   * change and publishes in ONE statement (a data-modifying CTE selecting this): the events are
+   * stored, their subscribers' jobs queued and the live notification sent exactly when that
+   * statement commits.
+   */
+  publishCall(events: readonly UnstampedEvent[]): RawBuilder<unknown> {
     const at = new Date().toISOString();
     const stamped = events.map((e) => ({ ...e, at }));
-    await sql`${sql.raw(PREPARED)}select parley_publish(${JSON.stringify(stamped)}::jsonb, ${JSON.stringify(this.#subscriptions)}::jsonb, ${this.channel}, ${this.#jobChannel})`.execute(trx);
+    return sql`parley_publish(${JSON.stringify(stamped)}::jsonb, ${JSON.stringify(this.#subscriptions)}::jsonb, ${this.channel}, ${this.#jobChannel})`;
   }
 
   /** Receives every event after commit, from this instance and every other one. */

@@ -4,8 +4,8 @@
  * user; an automation without a client is staff-only), `{ clientId: null }` sees all (staff). An
  * execution or message is visible exactly when its automation is.
  */
-import { type Selectable, sql } from 'kysely';
-import type { Db } from '../../db/database';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
+import { type Db, PREPARED } from '../../db/database';
 import type {
   AutomationExecutionsTable,
   AutomationExecutionStatus,
@@ -183,6 +183,13 @@ export class AutomationsRepository {
   }
 
   /** The execution and what its automation gives the run and the callbacks, locked when `lock`. */
+  /** What checking a callback token needs, as one prepared statement (every step message runs it). */
+  async findCallbackAuth(id: string): Promise<{ id: string; automationId: string; clientId: string | null; callbackTokenHash: string; callbackTokenExpiresAt: Date | null } | undefined> {
+    const result = await sql<{ id: string; automationId: string; clientId: string | null; callbackTokenHash: string; callbackTokenExpiresAt: Date | null }>`${sql.raw(PREPARED)}select e.id, e.automation_id, a.client_id, e.callback_token_hash, e.callback_token_expires_at
+      from automation_executions e join automations a on a.id = e.automation_id where e.id = ${id}`.execute(this.db);
+    return result.rows[0];
+  }
+
   async findExecutionForUpdate(id: string, db: Db, lock: boolean): Promise<ExecutionForUpdate | undefined> {
     let q = db
       .selectFrom('automationExecutions as e')
@@ -216,22 +223,33 @@ export class AutomationsRepository {
   }
 
   /** An unfinished execution was heard from (a step message). */
-  async touchUnfinished(id: string, at: Date, db: Db): Promise<void> {
-    await db.updateTable('automationExecutions').set({ lastHeardAt: at }).where('id', '=', id).where('finishedAt', 'is', null).execute();
-  }
 
   // Messages
 
-  async insertMessage(
-    // The timestamp is the database's (microseconds), so messages of one millisecond keep their order.
-    row: { automationId: string; executionId: string; messageType: string; stepName: string | null; content: string; metadata: Record<string, unknown> },
-    db: Db,
+  /**
+   * A workflow's step message in ONE statement (the callback hot path): the message stored, the
+   * unfinished execution marked heard from (at most once a second, so a burst of messages does not
+   * queue on the execution's row lock), and `publish` — an SQL expression publishing the message's
+   * event (EventBus.publishCall) — evaluated once, all committed together.
+   */
+  async insertMessageHeard(
+    row: { id: string; automationId: string; executionId: string; messageType: string; stepName: string | null; content: string; metadata: Record<string, unknown> },
+    heardAt: Date,
+    publish: RawBuilder<unknown>,
   ): Promise<MessageRow> {
-    return db
-      .insertInto('automationMessages')
-      .values({ ...row, metadata: json(row.metadata), timestamp: sql<Date>`statement_timestamp()` })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const result = await sql<MessageRow>`${sql.raw(PREPARED)}with m as (
+        insert into automation_messages (id, automation_id, execution_id, message_type, step_name, content, metadata, timestamp)
+        values (${row.id}, ${row.automationId}, ${row.executionId}, ${row.messageType}, ${row.stepName}, ${row.content}, ${JSON.stringify(row.metadata)}::jsonb, statement_timestamp())
+        returning *
+      ), heard as (
+        update automation_executions set last_heard_at = ${heardAt}
+        where id = ${row.executionId} and finished_at is null and last_heard_at < ${heardAt}::timestamptz - interval '1 second'
+        returning id
+      )
+      select m.*, ${publish} is not null as published from m`.execute(this.db);
+    const message = result.rows[0];
+    if (!message) throw new Error('step message not stored');
+    return message;
   }
 
   async listMessages(automationId: string, limit: number): Promise<MessageRow[]> {

@@ -495,26 +495,23 @@ export class AutomationsService {
     const refuse = () => new AppError('UNAUTHENTICATED', 'Invalid or expired callback token');
     const match = /^Bearer\s+(\S{1,512})\s*$/iu.exec(authorization ?? '');
     if (!match || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(executionId)) throw refuse();
-    const row = await this.#repository.findExecutionForUpdate(executionId, this.deps.db, false);
+    const row = await this.#repository.findCallbackAuth(executionId);
     const given = sha256Hex(match[1]!);
     if (!row || !safeEqual(given, row.callbackTokenHash)) throw refuse();
     if (row.callbackTokenExpiresAt && new Date(row.callbackTokenExpiresAt).getTime() <= this.deps.clock.now().getTime()) throw refuse();
     return { executionId: row.id, automationId: row.automationId, clientId: row.clientId };
   }
 
-  /** A step message: stored, the execution heard from, the live event — one transaction, no row lock. */
+  /** A step message: stored, the execution heard from, the live event — one statement. */
   async postMessage(context: CallbackContext, input: StepMessageCommand): Promise<AutomationMessageView> {
     const { executionId, automationId, clientId } = context;
     const now = this.deps.clock.now();
-    const message = await this.deps.db.transaction().execute(async (trx) => {
-      const inserted = await this.#repository.insertMessage(
-        { automationId, executionId, messageType: input.message_type, stepName: input.step_name ? input.step_name : null, content: input.content, metadata: input.metadata },
-        trx,
-      );
-      await this.#repository.touchUnfinished(executionId, now, trx);
-      await this.deps.events.publish(trx, 'automation.message.created', { messageId: inserted.id, automationId, clientId }, { kind: 'system' });
-      return inserted;
-    });
+    const id = randomUUID();
+    const message = await this.#repository.insertMessageHeard(
+      { id, automationId, executionId, messageType: input.message_type, stepName: input.step_name ? input.step_name : null, content: input.content, metadata: input.metadata },
+      now,
+      this.deps.events.publishCall([{ name: 'automation.message.created', payload: { messageId: id, automationId, clientId }, performedBy: { kind: 'system' } }]),
+    );
     return toMessageView(message);
   }
 
