@@ -6,6 +6,7 @@ import type { ConversationContext, KnowledgeBase } from '../server/modules/agent
 import { EmbeddedEngine } from '../server/modules/agents/engines/embedded/embedded-engine';
 import { trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { tokenize } from '../server/modules/agents/engines/embedded/text';
+import { configureWordVectors } from '../server/modules/agents/engines/embedded/word-vectors';
 import type { BenchContext, BenchGroup } from './lib/context';
 import type { GroupReporter } from './lib/report';
 import { num } from './lib/stats';
@@ -68,6 +69,9 @@ export const agentEngine: BenchGroup = {
       return;
     }
     const entries = data.toEntries(data.train);
+    // The shipped default: with the packaged word vectors. (An app built in this process by an earlier
+    // group may have switched them off: configureWordVectors is per process.)
+    configureWordVectors({ enabled: true });
     report.progress(`training on ${data.train.length} questions, ${entries.length} entries…`);
 
     const tokenStarted = performance.now();

@@ -7,7 +7,7 @@ import type { AgentAnswer, AnswerEngine, ConversationContext, KnowledgeBase } fr
 import { EmbeddedEngine } from '../server/modules/agents/engines/embedded/embedded-engine';
 import { type EmbeddedTrainOverrides, trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { createRandom, shuffle } from '../server/modules/agents/engines/embedded/random';
-import { defaultWordVectors } from '../server/modules/agents/engines/embedded/word-vectors';
+import { configureWordVectors, defaultWordVectors } from '../server/modules/agents/engines/embedded/word-vectors';
 import { HybridEngine } from '../server/modules/agents/engines/hybrid-engine';
 import type * as datasetsModule from '../eval/datasets';
 import type * as faqModule from '../eval/faq';
@@ -142,6 +142,9 @@ export const faqBench: BenchGroup = {
       return;
     }
     const { faq, datasets, clinc } = data;
+    // The shipped default: with the packaged word vectors. (An app built in this process by an earlier
+    // group may have switched them off: configureWordVectors is per process.)
+    configureWordVectors({ enabled: true });
     let t = performance.now();
     const vectors = defaultWordVectors();
     const vectorsMs = performance.now() - t;
