@@ -22,8 +22,8 @@ afterEach(() => {
 
 describe('search is a server operation', () => {
   it('asks for the kind and the search words (?q=) and keeps one cache entry per search', async () => {
-    fetchMock.mockImplementation(() => Promise.resolve(json(200, { workflows: [] })));
-    await findWorkflows('zapier', 'lead intake');
+    fetchMock.mockImplementation(() => Promise.resolve(json(200, { workflows: [], n8nSync: null })));
+    expect(await findWorkflows('zapier', 'lead intake')).toEqual({ workflows: [], n8nSync: null });
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/api/v1/workflows?kind=zapier&q=lead+intake');
     await findWorkflows('n8n', '');
     expect(fetchMock.mock.calls[1]?.[0]).toBe('/api/v1/workflows?kind=n8n');

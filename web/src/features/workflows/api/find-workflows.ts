@@ -3,9 +3,12 @@ import { findWorkflowsResponse, type WorkflowKind } from '@common/api/workflows'
 import { apiRequest } from '@/lib/api-client';
 import { workflowKeys } from './keys';
 
-/** n8n workflows or zaps, newest first; `q` is searched on the server (name and description). */
+/**
+ * n8n workflows or zaps, newest first; `q` is searched on the server (name and description).
+ * `n8nSync` says whether linked workflows show n8n's live state or the stored one (and why).
+ */
 export function findWorkflows(kind: WorkflowKind, q: string, signal?: AbortSignal) {
-  return apiRequest('/api/v1/workflows', findWorkflowsResponse, { query: { kind, q }, signal }).then((r) => r.workflows);
+  return apiRequest('/api/v1/workflows', findWorkflowsResponse, { query: { kind, q }, signal });
 }
 
 export function workflowsQueryOptions(kind: WorkflowKind, q: string) {

@@ -46,16 +46,23 @@ export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
             Try Again
           </Button>
         </div>
-      ) : workflows.data.length === 0 ? (
+      ) : workflows.data.workflows.length === 0 ? (
         <EmptyState icon={kind === 'n8n' ? Workflow : Zap} title={words.empty}>
           {q === '' ? `Create the first one with Create ${words.noun}.` : `Nothing matches “${q}”.`}
         </EmptyState>
       ) : (
-        <ul aria-label={kind === 'n8n' ? 'n8n workflows' : 'Zapier zaps'} className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
-          {workflows.data.map((workflow) => (
-            <WorkflowCard key={workflow.id} workflow={workflow} />
-          ))}
-        </ul>
+        <>
+          {workflows.data.n8nSync && !workflows.data.n8nSync.ok ? (
+            <p role="status" className="text-sm break-words text-muted-foreground">
+              Showing the last known states of the workflows linked to n8n: {workflows.data.n8nSync.message}
+            </p>
+          ) : null}
+          <ul aria-label={kind === 'n8n' ? 'n8n workflows' : 'Zapier zaps'} className="grid grid-cols-1 gap-4 md:grid-cols-2 2xl:grid-cols-3">
+            {workflows.data.workflows.map((workflow) => (
+              <WorkflowCard key={workflow.id} workflow={workflow} />
+            ))}
+          </ul>
+        </>
       )}
     </div>
   );

@@ -57,16 +57,24 @@ const textOf = (html: string) =>
 
 describe('the workflow and zap lists', () => {
   it("say 'No workflows found' / 'No zaps found' when the server finds none", () => {
-    const n8n = render(<WorkflowsAdmin kind="n8n" />, (c) => c.setQueryData(workflowKeys.list('n8n', ''), []));
+    const n8n = render(<WorkflowsAdmin kind="n8n" />, (c) => c.setQueryData(workflowKeys.list('n8n', ''), { workflows: [], n8nSync: null }));
     expect(textOf(n8n)).toContain('No workflows found');
     expect(n8n).toContain('aria-label="Search workflows"');
-    const zaps = render(<WorkflowsAdmin kind="zapier" />, (c) => c.setQueryData(workflowKeys.list('zapier', ''), []));
+    const zaps = render(<WorkflowsAdmin kind="zapier" />, (c) => c.setQueryData(workflowKeys.list('zapier', ''), { workflows: [], n8nSync: null }));
     expect(textOf(zaps)).toContain('No zaps found');
     expect(zaps).toContain('Create Zap');
   });
 
+  it('say when linked workflows show their stored state because n8n could not be asked', () => {
+    const sync = { ok: false, message: 'Could not reach n8n at http://10.0.0.5:5678: ECONNREFUSED', checkedAt: '2026-11-25T01:00:00.000Z' };
+    const stale = textOf(render(<WorkflowsAdmin kind="n8n" />, (c) => c.setQueryData(workflowKeys.list('n8n', ''), { workflows: [workflow], n8nSync: sync })));
+    expect(stale).toContain(`Showing the last known states of the workflows linked to n8n: ${sync.message}`);
+    const fresh = textOf(render(<WorkflowsAdmin kind="n8n" />, (c) => c.setQueryData(workflowKeys.list('n8n', ''), { workflows: [workflow], n8nSync: { ...sync, ok: true } })));
+    expect(fresh).not.toContain('Showing the last known states');
+  });
+
   it('show each workflow as a card with its status, URL copy, client count and actions', () => {
-    const text = textOf(render(<WorkflowsAdmin kind="n8n" />, (c) => c.setQueryData(workflowKeys.list('n8n', ''), [workflow])));
+    const text = textOf(render(<WorkflowsAdmin kind="n8n" />, (c) => c.setQueryData(workflowKeys.list('n8n', ''), { workflows: [workflow], n8nSync: null })));
     expect(text).toContain('Lead intake');
     expect(text).toContain('Draft');
     expect(text).toContain('https://n8n.example.com/webhook/lead-intake');
