@@ -1,0 +1,33 @@
+/**
+ * The seam between the public-event outbox (server/modules/events, issue 14 §1) and what consumes
+ * it: outbound webhook subscriptions (server/modules/hooks) and event-triggered automations
+ * (server/modules/automations). `app.ts` hands the events module its sinks.
+ *
+ * The events module stores each public event in its outbox table and calls every sink's `accept`
+ * IN THE SAME TRANSACTION, so a consumer's rows (deliveries, executions, their jobs) commit with the
+ * event or not at all: a crash never loses or invents one.
+ */
+import type { Db } from '../db/database';
+import type { PublicEventEnvelope, PublicEventType } from '../../common/api/events';
+import type { PerformedBy } from './domain-events';
+
+export interface StoredPublicEvent {
+  /** The event's id (= `envelope.id`): the idempotency key subscribers see. */
+  id: string;
+  type: PublicEventType;
+  /**
+   * Position in the outbox: increases with the order of the changes within one conversation, so a
+   * consumer keeps the event order per conversation by it.
+   */
+  seq: string;
+  clientId: string | null;
+  conversationId: string | null;
+  performedBy: PerformedBy;
+  /** Exactly the JSON body subscribers receive. */
+  envelope: PublicEventEnvelope;
+}
+
+export interface PublicEventSink {
+  /** Called inside the transaction that stores `events`; must write only through `trx`. */
+  accept(trx: Db, events: readonly StoredPublicEvent[]): Promise<void>;
+}
