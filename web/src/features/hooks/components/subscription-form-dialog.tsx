@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { PUBLIC_EVENT_TYPES } from '@common/api/events';
 import { createSubscriptionInput, updateSubscriptionInput, type SubscriptionView } from '@common/api/hooks';
+import type { Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { FieldError, fieldA11y, FormField } from '@/components/ui/form-field';
@@ -66,33 +67,38 @@ export function EventsPicker({ value, onChange, error }: { value: EventsSelectio
   );
 }
 
+/** Managers must scope a subscription to one client; the server says the same. */
+export const CHOOSE_CLIENT = 'Choose a client';
+
 /**
  * Create (no `subscription`) or edit a webhook subscription. Admins choose the client whose events it
- * receives (or every client's); a client user's subscription is always its own business's, which the
- * server decides. The client of an existing subscription does not change.
+ * receives, or every client's; managers choose a client; a client user's subscription is always its
+ * own business's, which the server decides. The client of an existing subscription does not change.
  */
 export function SubscriptionFormDialog({
   open,
   onOpenChange,
   subscription,
-  isAdmin,
+  role,
   onCreated,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   subscription?: SubscriptionView | undefined;
-  isAdmin: boolean;
+  role: Role;
   /** After creation, with the signing secret to show once. */
   onCreated: (secret: string) => void;
 }) {
   const editing = subscription !== undefined;
+  const choosesClient = role !== 'client';
+  const mayChooseAll = role === 'admin';
   const create = useCreateSubscription();
   const update = useUpdateSubscription();
-  const clients = useClientList({ enabled: open && isAdmin && !editing });
+  const clients = useClientList({ enabled: open && choosesClient && !editing });
   const [name, setName] = useState(subscription?.name ?? '');
   const [url, setUrl] = useState(subscription?.url ?? '');
   const [events, setEvents] = useState<EventsSelection>(selectionOf(subscription?.events ?? 'all'));
-  const [clientId, setClientId] = useState(ALL_CLIENTS);
+  const [clientId, setClientId] = useState(mayChooseAll ? ALL_CLIENTS : '');
   const [errors, setErrors] = useState<Errors>({});
   const pending = create.isPending || update.isPending;
 
@@ -103,11 +109,12 @@ export function SubscriptionFormDialog({
       name,
       url,
       events: chosen.ok ? chosen.events : 'all',
-      ...(isAdmin && !editing ? { client_id: clientId === ALL_CLIENTS ? null : clientId } : {}),
+      ...(choosesClient && !editing && clientId !== '' ? { client_id: clientId === ALL_CLIENTS ? null : clientId } : {}),
     };
     const parsed = editing ? updateSubscriptionInput.safeParse(candidate) : createSubscriptionInput.safeParse(candidate);
     const found: Errors = parsed.success ? {} : issuesToErrors(parsed.error.issues);
     if (!chosen.ok) found.events = chosen.error;
+    if (choosesClient && !editing && clientId === '') found.client_id = CHOOSE_CLIENT;
     if (Object.keys(found).length > 0) {
       setErrors(found);
       return;
@@ -163,14 +170,14 @@ export function SubscriptionFormDialog({
             />
           </FormField>
           <EventsPicker value={events} onChange={setEvents} error={errors.events} />
-          {isAdmin && !editing ? (
+          {choosesClient && !editing ? (
             <FormField id="subscription-client" label="Client" error={errors.client_id}>
               <Select value={clientId} onValueChange={setClientId}>
-                <SelectTrigger id="subscription-client" className="w-full">
-                  <SelectValue />
+                <SelectTrigger className="w-full" {...fieldA11y('subscription-client', errors.client_id)}>
+                  <SelectValue placeholder={CHOOSE_CLIENT} />
                 </SelectTrigger>
                 <SelectContent>
-                  <SelectItem value={ALL_CLIENTS}>All clients</SelectItem>
+                  {mayChooseAll ? <SelectItem value={ALL_CLIENTS}>All clients</SelectItem> : null}
                   {(clients.data ?? []).map((client) => (
                     <SelectItem key={client.id} value={client.id}>
                       {client.companyName}
@@ -180,7 +187,7 @@ export function SubscriptionFormDialog({
               </Select>
             </FormField>
           ) : null}
-          {editing && isAdmin ? (
+          {editing && choosesClient ? (
             <p className="text-sm text-muted-foreground">Client: {subscription.client_name ?? 'All clients'}</p>
           ) : null}
           <DialogFooter>

@@ -133,7 +133,8 @@ export function WebhookTestForm() {
               {...fieldA11y('webhook-test-body', errors.body)}
               rows={8}
               spellCheck={false}
-              className="font-mono text-xs"
+              wrap="off"
+              className="overflow-x-auto font-mono text-xs"
               value={body}
               onChange={(e) => {
                 setBody(e.target.value);

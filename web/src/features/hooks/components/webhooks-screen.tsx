@@ -19,7 +19,7 @@ export type WebhookTab = (typeof WEBHOOK_TABS)[number];
 
 export const NO_SUBSCRIPTIONS = 'No webhook subscriptions yet';
 export const NO_SUBSCRIPTIONS_TEXT =
-  'A subscription sends the events you choose — new messages, escalations, leads, finished automations — to your URL as signed JSON the moment they happen, ready for n8n, Zapier or your own server.';
+  'A subscription sends the events you choose — new messages, escalations, leads, finished automations — to your URL as signed JSON as they happen, ready for n8n, Zapier or your own server.';
 
 /** The empty list: says what a subscription does, and offers to add one. */
 export function NoSubscriptions({ onAdd }: { onAdd: () => void }) {
@@ -39,7 +39,6 @@ export function NoSubscriptions({ onAdd }: { onAdd: () => void }) {
 }
 
 function Subscriptions({ role }: { role: Role }) {
-  const isAdmin = role === 'admin';
   // Admins and managers see every client's subscriptions: the list says whose each one is.
   const showClient = role !== 'client';
   const subscriptions = useSubscriptions();
@@ -55,7 +54,7 @@ function Subscriptions({ role }: { role: Role }) {
     <div className="grid min-w-0 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="text-sm text-muted-foreground">
-          {isAdmin ? "Every client's webhook subscriptions and their deliveries." : "Where Parley sends your business's events, and how each delivery went."}
+          {showClient ? "Every client's webhook subscriptions and their deliveries." : "Where Parley sends your business's events, and how each delivery went."}
         </p>
         {list.length > 0 ? (
           <Button onClick={() => openForm()}>
@@ -98,7 +97,7 @@ function Subscriptions({ role }: { role: Role }) {
         key={form.opening}
         open={form.open}
         subscription={form.subscription}
-        isAdmin={isAdmin}
+        role={role}
         onOpenChange={(open) => setForm((f) => ({ ...f, open }))}
         onCreated={(value) => setSecret({ value, title: 'Subscription Created' })}
       />

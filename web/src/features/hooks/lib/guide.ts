@@ -8,14 +8,16 @@
 import { API_SIGNATURE } from '@common/api/channels';
 import { DEFAULT_AUTO_DISABLE_FAILURES, DELIVERY_RETRY_WINDOW_MS, DELIVERY_TIMEOUT_MS } from '@common/api/hooks';
 
-/**
- * The headers of every delivery. The event id and type header names must match what the hooks
- * module sends (server/modules/hooks).
- */
+/** The headers of every delivery (server/modules/hooks sends exactly these). */
 export const DELIVERY_HEADERS: readonly { name: string; value: string }[] = [
   { name: 'Content-Type', value: 'application/json' },
-  { name: 'X-Parley-Event-Id', value: "The event's id, the same in every retry and redelivery: use it to ignore an event you already handled." },
+  { name: 'User-Agent', value: 'Parley-Webhooks/1' },
+  {
+    name: 'X-Parley-Event-Id',
+    value: "The event's id, the same in every retry and redelivery: use it to ignore an event you already handled (a test event carries its delivery's id).",
+  },
   { name: 'X-Parley-Event-Type', value: 'The event type, e.g. message.received (ping for a test event).' },
+  { name: 'X-Parley-Delivery-Id', value: 'This delivery, as listed in the delivery log.' },
   { name: 'X-Parley-Timestamp', value: 'When Parley signed the request, in Unix seconds.' },
   { name: 'X-Parley-Signature', value: 'sha256= followed by the lowercase hex HMAC-SHA256 of "<timestamp>.<raw body>", keyed with the signing secret.' },
 ];
@@ -39,7 +41,7 @@ export function verifyParleySignature(secret, headers, rawBody) {
   return a.length === b.length && crypto.timingSafeEqual(a, b);
 }
 
-// Express: keep the raw body for the check, parse it afterwards.
+// Express (app = express()): keep the raw body for the check, parse it afterwards.
 app.post('/parley', express.raw({ type: 'application/json' }), (req, res) => {
   if (!verifyParleySignature(process.env.PARLEY_SIGNING_SECRET, req.headers, req.body)) {
     return res.sendStatus(401);
@@ -50,6 +52,7 @@ app.post('/parley', express.raw({ type: 'application/json' }), (req, res) => {
 
 export const PYTHON_SNIPPET = `import hashlib
 import hmac
+import os
 import time
 
 def verify_parley_signature(secret: str, headers, raw_body: bytes) -> bool:
@@ -63,7 +66,7 @@ def verify_parley_signature(secret: str, headers, raw_body: bytes) -> bool:
     mac = hmac.new(secret.encode(), timestamp.encode() + b"." + raw_body, hashlib.sha256)
     return hmac.compare_digest("sha256=" + mac.hexdigest(), signature)
 
-# Flask: request.get_data() is the raw body.
+# Flask (app = Flask(__name__)): request.get_data() is the raw body.
 @app.post("/parley")
 def parley_webhook():
     if not verify_parley_signature(os.environ["PARLEY_SIGNING_SECRET"], request.headers, request.get_data()):
@@ -78,7 +81,7 @@ export const RETRY_POLICY: readonly string[] = [
   `Network errors, timeouts, 408, 429 (Parley waits as long as its Retry-After header asks) and 5xx answers are retried with exponential backoff and jitter for up to ${hours} hours.`,
   'Any other 4xx answer fails the delivery at once, without retries.',
   'A 410 Gone answer removes a subscription created through the REST hooks API (as Zapier expects).',
-  `After repeated failures (by default ${DEFAULT_AUTO_DISABLE_FAILURES} deliveries in a row over at least a day) Parley turns the subscription inactive and tells admins and the client's users by notification and e-mail; resume it once the endpoint works.`,
+  `After repeated failures (by default ${DEFAULT_AUTO_DISABLE_FAILURES} failed attempts in a row, spanning at least a day) Parley turns the subscription inactive, says why in the list, and tells admins, managers and the client's users in the app and by e-mail; resume it once the endpoint works.`,
   'Deliveries of one subscription keep the order of events within a conversation.',
   'A retried or redelivered event has the same X-Parley-Event-Id: handle each id once.',
 ];

@@ -93,11 +93,17 @@ describe('the wording of a test result', () => {
     expect(timedOut).toEqual({ kind: 'sent', title: 'Request Sent', description: 'The webhook request was sent. Please check your endpoint to confirm receipt.' });
     expect(REQUEST_SENT.description).toBe('The webhook request was sent. Please check your endpoint to confirm receipt.');
     expect(testOutcome(result({ ok: false, status: null, error: 'The operation was aborted due to timeout', duration_ms: 9_990 })).kind).toBe('sent');
+    // The hooks module's own words for a timeout.
+    expect(testOutcome(result({ ok: false, status: null, error: 'No answer within 10 seconds', duration_ms: 9_999 })).kind).toBe('sent');
   });
 
   it('is a failure with the error when the request never left (nothing was sent)', () => {
     const refused = testOutcome(result({ ok: false, status: null, response_excerpt: null, error: 'connect ECONNREFUSED 127.0.0.1:9', duration_ms: 3 }));
     expect(refused).toEqual({ kind: 'failed', title: 'Webhook Failed', description: 'connect ECONNREFUSED 127.0.0.1:9' });
+    expect(testOutcome(result({ ok: false, status: null, error: 'Could not reach the URL (ECONNREFUSED)', duration_ms: 4 }))).toMatchObject({
+      kind: 'failed',
+      description: 'Could not reach the URL (ECONNREFUSED)',
+    });
   });
 
   it("tells Parley's own refusal with the server's words", () => {

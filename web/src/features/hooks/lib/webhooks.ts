@@ -67,7 +67,7 @@ export type TestOutcome =
 
 function looksLikeTimeout(result: WebhookTestResult): boolean {
   if (result.error === null) return true;
-  return /time(d)?[\s-]?out|aborted/iu.test(result.error) || result.duration_ms >= DELIVERY_TIMEOUT_MS;
+  return /no answer within|time(d)?[\s-]?out|aborted/iu.test(result.error) || result.duration_ms >= DELIVERY_TIMEOUT_MS;
 }
 
 /**
