@@ -100,6 +100,14 @@ test.describe('at 390 px no page scrolls sideways', () => {
       const conversationId = conversations.conversations[0]?.id;
       if (!conversationId) throw new Error('The delivered messages made no conversation');
       const clientUser = await createClientUser(api, client.id, 'Carla Narrow-Screen Client');
+      // A webhook subscription with a long name and URL (loopback, paused: nothing is delivered to it).
+      await api.post('/api/v1/webhook-subscriptions', {
+        name: unique('Narrow Screens CRM synchronisation endpoint'),
+        url: `http://127.0.0.1:9/hooks/${'x'.repeat(120)}`,
+        events: 'all',
+        client_id: client.id,
+        status: 'inactive',
+      });
       return { clientId: client.id, conversationId, clientUser };
     } finally {
       await api.dispose();
@@ -117,6 +125,8 @@ test.describe('at 390 px no page scrolls sideways', () => {
     '/profile?tab=security',
     '/profile?tab=notifications',
     '/profile?tab=account',
+    '/webhooks?tab=test',
+    '/webhooks?tab=guide',
   ];
 
   test('as an admin: every page an admin may open', async ({ page, playwright, baseURL }) => {

@@ -10,13 +10,11 @@ import { ADMIN, signInPage } from './support/users';
 const SCREENS: readonly { paths: readonly string[]; title: string; notice: string }[] = [
   { paths: ['/client-dashboard'], title: 'Client Dashboard', notice: 'The Client Dashboard is not available yet.' },
   { paths: ['/insights'], title: 'Analytics & Insights', notice: 'Analytics & Insights is not available yet.' },
-  { paths: ['/webhooks'], title: 'Webhooks', notice: 'Webhooks are not available yet.' },
   { paths: ['/summary'], title: 'AI Summary', notice: 'The AI Summary is not available yet.' },
   { paths: ['/analytics'], title: 'Analytics', notice: 'Analytics is not available yet.' },
   { paths: ['/admin', '/admin/dashboard'], title: 'Content Management', notice: 'Content Management is not available yet.' },
   { paths: ['/admin/production-status', '/production-readiness'], title: 'Production Readiness', notice: 'Production Readiness is not available yet.' },
   { paths: ['/admin/insights'], title: 'Admin Insights', notice: 'Admin Insights is not available yet.' },
-  { paths: ['/admin/webhooks'], title: 'Webhooks', notice: 'Webhooks are not available yet.' },
 ];
 
 test.describe('screens not built yet', () => {

@@ -30,7 +30,8 @@ export default defineConfig({
     strictPort: true,
     proxy: {
       '/api': { target: api, changeOrigin: false, ws: true },
-      '/webhooks': { target: api, changeOrigin: false },
+      // Trailing slash: the page /webhooks (and /webhooks?tab=…) stays the app's; /webhooks/<platform> goes to the API.
+      '/webhooks/': { target: api, changeOrigin: false },
       // The chat widget is its own build (web/widget): the API serves dist/web/widget.js once built.
       '/widget.js': { target: api, changeOrigin: false },
     },

@@ -11,13 +11,11 @@ type Screen = LazyExoticComponent<ComponentType>;
 export const UPCOMING_PAGES = [
   'clientDashboard',
   'insights',
-  'webhooks',
   'summary',
   'analytics',
   'adminDashboard',
   'productionStatus',
   'adminInsights',
-  'adminWebhooks',
 ] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
@@ -54,14 +52,14 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
 
   clientDashboard: Upcoming,
   insights: Upcoming,
-  webhooks: Upcoming,
+  webhooks: lazy(() => import('./routes/app/webhooks')),
   summary: Upcoming,
   automations: lazy(() => import('./routes/app/automations')),
   analytics: Upcoming,
   adminDashboard: Upcoming,
   productionStatus: Upcoming,
   adminInsights: Upcoming,
-  adminWebhooks: Upcoming,
+  adminWebhooks: lazy(() => import('./routes/app/webhooks')),
   adminAutomations: lazy(() => import('./routes/app/automations')),
 };
 

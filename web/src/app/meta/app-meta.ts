@@ -45,7 +45,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   webhooks: {
     title: 'Webhooks',
-    description: 'Test webhook endpoints and review configured webhooks.',
+    description: 'Your webhook subscriptions and their deliveries, a webhook tester and the integration guide.',
   },
   summary: {
     title: 'AI Summary',
@@ -103,7 +103,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   adminWebhooks: {
     title: 'Webhooks',
-    description: 'Inbound and outbound webhooks across the platform.',
+    description: "Every client's webhook subscriptions, their delivery logs, a webhook tester and the integration guide.",
   },
   adminAutomations: {
     title: 'Automations',

@@ -10,7 +10,6 @@ import {
   LineChart,
   Newspaper,
   Sparkles,
-  Webhook,
   type LucideIcon,
 } from 'lucide-react';
 import type { PageName } from '@common/routes';
@@ -24,13 +23,11 @@ export interface UpcomingContent {
 export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   clientDashboard: { icon: LayoutDashboard, notice: 'The Client Dashboard is not available yet.' },
   insights: { icon: LineChart, notice: 'Analytics & Insights is not available yet.' },
-  webhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
   summary: { icon: Sparkles, notice: 'The AI Summary is not available yet.' },
   analytics: { icon: Activity, notice: 'Analytics is not available yet.' },
   adminDashboard: { icon: Newspaper, notice: 'Content Management is not available yet.' },
   productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
   adminInsights: { icon: LineChart, notice: 'Admin Insights is not available yet.' },
-  adminWebhooks: { icon: Webhook, notice: 'Webhooks are not available yet.' },
 };
 
 /** For a page listed as upcoming without its own sentence. */
