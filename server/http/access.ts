@@ -13,8 +13,9 @@
  * stands in `request.user` exactly as a session's would (role, client scope), `request.apiKey`
  * says which key, and the route must declare `config.scope` — a scope the key holds, or 'any'
  * (any valid key: `GET /api/v1/me`, the integrations' authentication test). A route without a
- * scope is for sessions only. Public and signature routes never read the header as a key (the
- * widget's visitor token and the automations' callback tokens travel in it).
+ * scope is for sessions only. Public routes never read the header as a key (the widget's visitor
+ * token travels in it); a signature route reads it as a key only when it declares a scope and the
+ * credential looks like a key (`pk_live_…`), else the handler checks it (automation callback tokens).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -90,6 +91,8 @@ export interface AccessOptions {
 }
 
 const BEARER = /^Bearer\s+(\S+)$/iu;
+/** How every API key begins (common/api/api-keys.ts `API_KEY_PATTERN`). */
+const API_KEY_PREFIX = 'pk_live_';
 
 export function apiKeyScopeMessage(scope: RouteScope | undefined): string {
   return scope === undefined || scope === 'any'
@@ -118,8 +121,8 @@ export const accessPlugin = fp<AccessOptions>(
         }
         return;
       }
-      if (scope !== undefined && (access === 'public' || access === 'signature' || access === 'control')) {
-        throw new Error(`Route ${methods.join(',')} ${route.url} declares a scope but API keys only authenticate session routes`);
+      if (scope !== undefined && (access === 'public' || access === 'control')) {
+        throw new Error(`Route ${methods.join(',')} ${route.url} declares a scope but API keys only authenticate session and signature routes`);
       }
       for (const method of methods) {
         if (method === 'HEAD' && options.registry.some((r) => r.url === route.url && r.method === 'GET')) continue;
@@ -127,9 +130,29 @@ export const accessPlugin = fp<AccessOptions>(
       }
     });
 
+    /** `request.user` and `request.apiKey` from the key, counted against its rate limit, scope checked. */
+    const authenticateKey = async (request: FastifyRequest, key: string | undefined) => {
+      if (!key || !options.resolveApiKey) throw new AppError('UNAUTHENTICATED', 'Invalid API key');
+      const resolved = await options.resolveApiKey(request, key);
+      request.user = resolved.user;
+      request.apiKey = resolved.apiKey;
+      await options.limitApiKey?.(request);
+      const scope = request.routeOptions.config?.scope;
+      if (scope === undefined || (scope !== 'any' && !resolved.apiKey.scopes.includes(scope))) {
+        throw new AppError('FORBIDDEN', apiKeyScopeMessage(scope));
+      }
+    };
+
     app.addHook('onRequest', async (request, reply) => {
       const access = request.routeOptions.config?.access;
-      if (access === undefined || access === 'signature') return;
+      if (access === undefined) return;
+      if (access === 'signature') {
+        // A signature route with a scope also takes an API key; any other credential in the
+        // header (a callback token) is the handler's to check.
+        const key = BEARER.exec(request.headers.authorization ?? '')?.[1];
+        if (request.routeOptions.config?.scope !== undefined && key?.startsWith(API_KEY_PREFIX)) await authenticateKey(request, key);
+        return;
+      }
       if (access === 'control') {
         const expected = options.controlToken();
         const given = request.headers['x-parley-control-token'];
@@ -140,16 +163,7 @@ export const accessPlugin = fp<AccessOptions>(
       }
       const authorization = access === 'public' ? undefined : request.headers.authorization;
       if (authorization !== undefined) {
-        const key = BEARER.exec(authorization)?.[1];
-        if (!key || !options.resolveApiKey) throw new AppError('UNAUTHENTICATED', 'Invalid API key');
-        const resolved = await options.resolveApiKey(request, key);
-        request.user = resolved.user;
-        request.apiKey = resolved.apiKey;
-        await options.limitApiKey?.(request);
-        const scope = request.routeOptions.config?.scope;
-        if (scope === undefined || (scope !== 'any' && !resolved.apiKey.scopes.includes(scope))) {
-          throw new AppError('FORBIDDEN', apiKeyScopeMessage(scope));
-        }
+        await authenticateKey(request, BEARER.exec(authorization)?.[1]);
       } else {
         request.user = await options.resolveSession(request, reply);
       }

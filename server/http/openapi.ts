@@ -30,11 +30,13 @@ const API_KEY_DOC = [
 ].join('\n');
 
 /** Marks the routes API keys may call with the bearer scheme and the scope they need. */
-function withKeySecurity(schema: FastifySchema, scope: string | undefined): FastifySchema {
+function withKeySecurity(schema: FastifySchema, scope: string | undefined, access: unknown): FastifySchema {
   if (scope === undefined) return schema;
   const needs = scope === 'any' ? 'any valid API key' : `an API key with the scope \`${scope}\``;
-  const description = [schema.description, `**API key**: ${needs}, or a session.`].filter(Boolean).join('\n\n');
-  return { ...schema, description, security: [{ apiKey: scope === 'any' ? [] : [scope] }, { session: [] }] };
+  // Signature routes check their own credential otherwise (the empty requirement: no scheme here).
+  const other: Record<string, string[]> = access === 'signature' ? {} : { session: [] };
+  const description = [schema.description, `**API key**: ${needs}${access === 'signature' ? '' : ', or a session'}.`].filter(Boolean).join('\n\n');
+  return { ...schema, description, security: [{ apiKey: scope === 'any' ? [] : [scope] }, other] };
 }
 
 /** Registered before the routes, so that every route is in the document. */
@@ -55,7 +57,7 @@ export async function registerOpenApi(server: FastifyInstance, options: OpenApiO
     },
     transform: (input) => {
       const out = jsonSchemaTransform(input);
-      return { ...out, schema: withKeySecurity(out.schema, input.route.config?.scope) };
+      return { ...out, schema: withKeySecurity(out.schema, input.route.config?.scope, input.route.config?.access) };
     },
     transformObject: jsonSchemaTransformObject,
   });

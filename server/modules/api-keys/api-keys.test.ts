@@ -30,7 +30,7 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
   /** A request with the key only: no cookie, no CSRF token. */
   const withKey = (key: string, method: string, url: string, body?: unknown) =>
     app.inject({
-      method: method as 'GET',
+      method,
       url,
       headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
@@ -109,7 +109,7 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
     const call = (key: string, route: RegisteredRoute) =>
       withKey(key, route.method, concreteUrl(route.url), ['GET', 'HEAD', 'DELETE'].includes(route.method) ? undefined : {});
     const failures: string[] = [];
-    const sessionRoutes = app.routes.filter((r) => typeof r.access !== 'string' || r.access === 'signed-in');
+    const sessionRoutes = app.routes.filter((r) => typeof r.access !== 'string' || r.access === 'signed-in' || (r.access === 'signature' && r.scope !== undefined));
     for (const route of sessionRoutes) {
       const name = `${route.method} ${route.url}`;
       if (route.scope === undefined) {
@@ -152,6 +152,37 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
     expect((await withKey(key, 'GET', '/api/v1/users')).statusCode).toBe(403);
     // Service-account keys are for administrators.
     expect((await alice.client.post('/api/v1/admin/api-keys', { name: 'x', scopes: ['clients:read'] })).statusCode).toBe(403);
+  });
+
+  it("an automation's callbacks take a key with automations:report, for executions its user can see", async () => {
+    const mine = await createTestClient(app, 'Report Co');
+    const theirs = await createTestClient(app, 'Other Co');
+    const automationFor = async (clientId: string) =>
+      expectJson<{ automation: { id: string } }>(
+        await admin.client.post('/api/v1/automations', { name: 'Report', workflow_id: 'wf', workflow_url: 'https://hooks.example.com/x', client_id: clientId }),
+        201,
+      ).automation.id;
+    const execution = async (automationId: string) =>
+      (
+        await app.database.db
+          .insertInto('automationExecutions')
+          .values({ automationId, status: 'running', startedAt: new Date(), callbackTokenHash: 'a'.repeat(64) })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const own = await execution(await automationFor(mine.id));
+    const foreign = await execution(await automationFor(theirs.id));
+    const user = await signedInClientUser(app, mine.id, 'Reporter');
+    const { key } = await createKey(user.client, ['automations:report']);
+    const step = { step_name: 'CRM', content: 'Lead saved', message_type: 'success' };
+    expect((await withKey(key, 'POST', `/api/v1/automation-executions/${own}/messages`, step)).statusCode).toBe(201);
+    expect(expectJson<{ status: string }>(await withKey(key, 'PATCH', `/api/v1/automation-executions/${own}`, { status: 'success' }), 200).status).toBe('success');
+    expect((await withKey(key, 'POST', `/api/v1/automation-executions/${foreign}/messages`, step)).statusCode).toBe(404);
+    const readOnly = (await createKey(user.client, ['automations:read'])).key;
+    expect((await withKey(readOnly, 'POST', `/api/v1/automation-executions/${own}/messages`, step)).statusCode).toBe(403);
+    // Any other Bearer credential is still the execution's callback token, checked by the route.
+    const token = await app.inject({ method: 'POST', url: `/api/v1/automation-executions/${own}/messages`, headers: { authorization: 'Bearer not-a-key' }, payload: step });
+    expect(token.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'Invalid or expired callback token' } });
   });
 
   it('a revoked key answers 401 on the very next request; only its owner can revoke it', async () => {
@@ -244,6 +275,19 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
     const other = await signedInClient(app, 'admin');
     expect((await other.client.delete(`/api/v1/admin/api-keys/${created.apiKey.id}`)).statusCode).toBe(204);
     expect((await withKey(created.key, 'GET', '/api/v1/conversations')).statusCode).toBe(401);
+  });
+
+  it('the OpenAPI document has the bearer scheme, with each key route marked with its scope', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/docs/json' })).json<{
+      info: { description: string };
+      components: { securitySchemes: Record<string, { type: string; scheme?: string }> };
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[]; description?: string }>>;
+    }>();
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.info.description).toContain('curl -H "Authorization: Bearer $PARLEY_API_KEY"');
+    expect(doc.paths['/api/v1/conversations']!.get!.security).toEqual([{ apiKey: ['conversations:read'] }, { session: [] }]);
+    expect(doc.paths['/api/v1/me']!.get!.security).toEqual([{ apiKey: [] }, { session: [] }]);
+    expect(doc.paths['/api/v1/me/api-keys']!.post!.security).toBeUndefined();
   });
 
   it('never writes a key to the log', async () => {

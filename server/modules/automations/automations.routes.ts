@@ -125,19 +125,22 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
   );
 };
 
-const CALLBACK_DOC = `Called by the workflow, not by a browser: no session, no CSRF token. Authenticated by \`Authorization: Bearer <callback.token>\` from the run's trigger request; the token works for this execution only, until ${CALLBACK_GRACE_MS / 60_000} minutes after it finished. A wrong, foreign or expired token answers 401.`;
+const CALLBACK_DOC = `Called by the workflow, not by a browser: no session, no CSRF token. Authenticated by \`Authorization: Bearer <callback.token>\` from the run's trigger request; the token works for this execution only, until ${CALLBACK_GRACE_MS / 60_000} minutes after it finished. A wrong, foreign or expired token answers 401. An API key with the scope \`automations:report\` works too, for any execution its user can see (another client's answers 404).`;
 
 /** The workflow's side: step messages and status reports, by the execution's Bearer token. */
 export const automationCallbackRoutes: FastifyPluginAsyncZod<{ automationsService: AutomationsService }> = async (app, { automationsService: service }) => {
   const tags = ['automation callbacks'];
-  const callback = { access: 'signature' as const, csrf: false };
+  const callback = { access: 'signature' as const, csrf: false, scope: 'automations:report' as const };
   // Any id string reaches the token check, so a malformed id answers 401 like an unknown one.
   const params = z.object({ id: z.string().max(100).describe('The execution id (execution_id of the trigger request)') });
   const headers = z.looseObject({ authorization: z.string().max(600).optional().describe('Bearer <callback.token>') });
   const contexts = new WeakMap<FastifyRequest, CallbackContext>();
   const authenticate = async (request: FastifyRequest) => {
     const id = (request.params as { id?: unknown } | undefined)?.id;
-    contexts.set(request, await service.authenticateCallback(typeof id === 'string' ? id : '', request.headers.authorization));
+    const executionId = typeof id === 'string' ? id : '';
+    // An API key (resolved and scope-checked by the access hook) instead of the execution's token.
+    if (request.apiKey) contexts.set(request, await service.callbackContextFor(requireUser(request), executionId));
+    else contexts.set(request, await service.authenticateCallback(executionId, request.headers.authorization));
   };
   const contextOf = (request: FastifyRequest): CallbackContext => {
     const context = contexts.get(request);
