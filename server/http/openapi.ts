@@ -25,7 +25,7 @@ const API_KEY_DOC = [
   'curl -H "Authorization: Bearer $PARLEY_API_KEY" https://parley.example.com/api/v1/me',
   'curl -H "Authorization: Bearer $PARLEY_API_KEY" "https://parley.example.com/api/v1/conversations?tab=all"',
   'curl -X POST -H "Authorization: Bearer $PARLEY_API_KEY" -H "content-type: application/json" \\',
-  '     -d \'{"body":"Hello from our CRM"}\' https://parley.example.com/api/v1/conversations/<id>/messages',
+  '     -d \'{"text":"Hello from our CRM"}\' https://parley.example.com/api/v1/conversations/<id>/messages',
   '```',
 ].join('\n');
 
