@@ -87,10 +87,11 @@ export function ApiKeyList({ kind, apiKeys, now = new Date() }: { kind: ApiKeyKi
                 {expiry.expired ? <Badge variant="destructive">Expired</Badge> : null}
               </p>
               <code className="font-mono text-xs break-all text-muted-foreground">{apiKey.prefix}…</code>
-              <ul className="flex flex-wrap gap-1" aria-label="Scopes">
+              <ul className="flex min-w-0 flex-wrap gap-1" aria-label="Scopes">
                 {apiKey.scopes.map((scope) => (
-                  <li key={scope}>
-                    <Badge variant="secondary" title={API_SCOPE_LABELS[scope]}>
+                  <li key={scope} className="min-w-0 max-w-full">
+                    {/* Long labels wrap inside the badge at 390 px instead of widening the page. */}
+                    <Badge variant="secondary" className="max-w-full whitespace-normal break-words">
                       {API_SCOPE_LABELS[scope]}
                     </Badge>
                   </li>

@@ -37,6 +37,10 @@ describe('the API key list', () => {
     expect(html).toContain('aria-label="Revoke the API key “Zapier”"');
     expect(html).not.toContain('Ada Admin'); // personal keys: the owner is you
     expect(html).toContain('break-all'); // a long prefix wraps at 390 px
+    // So do long scope labels.
+    const badge = new RegExp(`<span data-slot="badge" class="([^"]*)">${API_SCOPE_LABELS['conversations:read']}</span>`, 'u').exec(html)?.[1] ?? '';
+    expect(badge).toContain('whitespace-normal');
+    expect(badge).not.toContain('whitespace-nowrap');
   });
 
   it('service keys say who they act as; expired keys are marked', () => {
