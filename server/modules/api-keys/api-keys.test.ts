@@ -154,6 +154,59 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
     expect((await alice.client.post('/api/v1/admin/api-keys', { name: 'x', scopes: ['clients:read'] })).statusCode).toBe(403);
   });
 
+  it("route by route: a client user's key holding every scope gets 404 for another client's ids, and lists without them", async () => {
+    const mine = await createTestClient(app, 'Mine Ltd');
+    const theirs = await createTestClient(app, 'Theirs Ltd');
+    const channel = await createTestChannel(app, { clientId: theirs.id, kind: 'webchat' });
+    const inbound = await app.services.messaging.recordInbound(channel, customerText('v_theirs', 'SECRET-THEIRS order 77'));
+    const automation = expectJson<{ automation: { id: string } }>(
+      await admin.client.post('/api/v1/automations', { name: 'SECRET-THEIRS flow', workflow_id: 'wf', workflow_url: 'https://hooks.example.com/t', client_id: theirs.id }),
+      201,
+    ).automation.id;
+    const execution = (
+      await app.database.db
+        .insertInto('automationExecutions')
+        .values({ automationId: automation, status: 'running', startedAt: new Date(), callbackTokenHash: 'b'.repeat(64) })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const foreign = (url: string) =>
+      url
+        .replace('/conversations/:id', `/conversations/${inbound.conversationId}`)
+        .replace(':messageId', inbound.messageId)
+        .replace('/clients/:id', `/clients/${theirs.id}`)
+        .replace(':clientId', theirs.id)
+        .replace('/automations/:id', `/automations/${automation}`)
+        .replace('/automation-executions/:id', `/automation-executions/${execution}`);
+    const user = await signedInClientUser(app, mine.id, 'Mina Mine');
+    const key = (await createKey(user.client, API_SCOPES)).key;
+    const adminKey = (await createKey(admin.client, API_SCOPES)).key;
+    const scoped = app.routes.filter((r) => r.scope !== undefined && r.scope !== 'any');
+    const failures: string[] = [];
+    for (const route of scoped.filter((r) => r.url.includes(':'))) {
+      const url = foreign(route.url);
+      if (url.includes(':')) {
+        failures.push(`${route.method} ${route.url}: no foreign id for this parameter`);
+        continue;
+      }
+      const body = route.method === 'GET' ? undefined : route.url.endsWith('/messages') ? { text: 'x', content: 'x' } : { status: 'paused' };
+      const response = await withKey(key, route.method, url, body);
+      if (response.statusCode !== 404) failures.push(`${route.method} ${url} as another client's user: ${response.statusCode}`);
+      if (route.method === 'GET') {
+        const staff = await withKey(adminKey, route.method, url);
+        if (staff.statusCode !== 200) failures.push(`${route.method} ${url} as admin: ${staff.statusCode}`);
+      }
+    }
+    for (const route of scoped.filter((r) => r.method === 'GET' && !r.url.includes(':'))) {
+      const response = await withKey(key, 'GET', route.url);
+      if (response.statusCode !== 200 || response.body.includes('SECRET-THEIRS') || response.body.includes(theirs.id)) {
+        failures.push(`GET ${route.url}: ${response.statusCode}, ${response.body.includes('SECRET-THEIRS') || response.body.includes(theirs.id) ? 'shows the other client' : 'ok'}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(scoped.filter((r) => r.url.includes(':')).length).toBeGreaterThanOrEqual(15);
+  });
+
   it("an automation's callbacks take a key with automations:report, for executions its user can see", async () => {
     const mine = await createTestClient(app, 'Report Co');
     const theirs = await createTestClient(app, 'Other Co');
