@@ -93,4 +93,43 @@ test.describe('profile', () => {
     await expect(page).toHaveURL(/\/dashboard$/u);
     await expect(page.getByText('Welcome back!')).toBeVisible();
   });
+
+  test('creates an API key, sees it once, calls the API with it, and revokes it', async ({ page, playwright, baseURL }) => {
+    const user = await createUser(playwright, baseURL!, 'client', 'apikey');
+    await signInPage(page, user.email, user.password);
+    await page.goto('/profile?tab=security');
+
+    await page.getByRole('button', { name: 'Create API key' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(dialog.getByText('Please enter a name')).toBeVisible();
+    await expect(dialog.getByText('Choose at least one scope')).toBeVisible();
+    await dialog.getByLabel('Name').fill('CRM sync');
+    await dialog.getByLabel('Read conversations and messages').check();
+    await dialog.getByRole('button', { name: 'Create key' }).click();
+    await expect(page.getByText('API Key Created')).toBeVisible();
+    await expect(dialog.getByText("You won't see it again")).toBeVisible();
+    const key = (await dialog.getByLabel('API key CRM sync').textContent())!.trim();
+    expect(key).toMatch(/^pk_live_[0-9a-f]{12}_/u);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const keys = page.getByRole('list', { name: 'API keys' });
+    await expect(keys.getByText('CRM sync')).toBeVisible();
+    await expect(keys.getByText('Never used')).toBeVisible();
+    await expect(page.getByText(key)).toHaveCount(0);
+
+    const api = await playwright.request.newContext({ baseURL: baseURL!, extraHTTPHeaders: { authorization: `Bearer ${key}` } });
+    expect((await api.get('/api/v1/me')).status()).toBe(200);
+    expect((await api.get('/api/v1/conversations')).status()).toBe(200);
+    expect((await api.get('/api/v1/contacts')).status()).toBe(403);
+
+    await page.reload();
+    await expect(keys.getByText(/Last used/u)).toBeVisible();
+    await keys.getByRole('button', { name: 'Revoke the API key “CRM sync”' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+    await expect(page.getByText('API Key Revoked')).toBeVisible();
+    await expect(page.getByText('No API keys yet.')).toBeVisible();
+    expect((await api.get('/api/v1/me')).status()).toBe(401);
+    await api.dispose();
+  });
 });

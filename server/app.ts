@@ -16,6 +16,9 @@ import { createMessengerAdapter } from './modules/channels/adapters/messenger.ad
 import { createWhatsAppAdapter } from './modules/channels/adapters/whatsapp.adapter';
 import { createApiAdapter } from './modules/channels/adapters/api.adapter';
 import { apiChannelRoutes } from './modules/webhooks/api-channel.routes';
+import { ApiKeysRepository } from './modules/api-keys/api-keys.repository';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes';
+import { ApiKeysService } from './modules/api-keys/api-keys.service';
 import { ApiChannelService } from './modules/webhooks/api-channel.service';
 import { ChannelDeliveriesRepository } from './modules/channels/channel-deliveries.repository';
 import { ChannelDirectory } from './modules/channels/channel-directory';
@@ -73,6 +76,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config';
 import { createBackup } from './db/backup';
 import type { Database } from './db/database';
+import { AppError } from './lib/errors';
 import { accessPlugin, type RegisteredRoute } from './http/access';
 import { csrfPlugin } from './http/csrf';
 import { registerErrorHandler } from './http/error-handler';
@@ -207,6 +211,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const authService = new AuthService({ config, auth, users, lockout, sessions: new SessionsRepository(db), securityEvents, emails, queue, passwordHashing, clock, logger });
 
   const profile = new ProfileService({ auth, users, sessions: authService, securityEvents });
+  const apiKeys = new ApiKeysService({ db, repository: new ApiKeysRepository(db), users, securityEvents, clock });
   const notifications = new NotificationsService({ db, events });
 
   const messaging = new MessagingService({ db, events, queue, clock, annotate: annotateInbound, engine: database.engine });
@@ -417,6 +422,12 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(fastifyCookie);
   await registerSecurityHeaders(server, { hsts: secureCookies });
   await server.register(fastifyRateLimit, { global: false });
+  // Per API key, in memory per instance (like the auth limits): config.apiKeyRateLimitPerMinute.
+  const apiKeyLimit = server.createRateLimit({
+    max: config.apiKeyRateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `api-key:${request.apiKey?.id ?? ''}`,
+  });
   await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
   await registerOpenApi(server, { version: VERSION });
   await server.register(accessPlugin, {
@@ -427,6 +438,15 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       const { result, cookies } = await authService.resolveSession(requestMeta(request).headers);
       forwardCookies(reply, cookies);
       return result;
+    },
+    resolveApiKey: (request, key) => apiKeys.authenticate(key, request.ip),
+    limitApiKey: async (request) => {
+      const limit = await apiKeyLimit(request);
+      if (!limit.isAllowed && limit.isExceeded) {
+        throw new AppError('RATE_LIMITED', `Rate limit exceeded: ${limit.max} requests per minute per API key. Retry in ${limit.ttlInSeconds} s.`, {
+          retryAfterSeconds: limit.ttlInSeconds,
+        });
+      }
     },
   });
   await server.register(csrfPlugin, { publicUrl: config.publicUrl, secureCookies });
@@ -445,6 +465,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(betterAuthCallbackRoutes, { auth, publicUrl: config.publicUrl });
   await server.register(outboxRoutes, { emailService: emails });
   await server.register(usersRoutes, { usersService: users });
+  await server.register(apiKeysRoutes, { apiKeysService: apiKeys });
   await server.register(profileRoutes, { profileService: profile, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(notificationsRoutes, { notificationsService: notifications });
   await server.register(clientsRoutes, { clientsService: clients });

@@ -30,6 +30,7 @@ const envSchema = z.object({
   GRAPH_API_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(8_000),
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   ADMIN_EMAIL: z.string().optional(),
   ADMIN_PASSWORD: z.string().optional(),
   ADMIN_NAME: z.string().default('Administrator'),
@@ -82,6 +83,8 @@ export interface Config {
   secretsKey: string | undefined;
   graphApi: { baseUrl: string; version: string; timeoutMs: number };
   authRateLimitPerMinute: number;
+  /** Requests per minute per API key (each instance counts its own). */
+  apiKeyRateLimitPerMinute: number;
   admin: { email: string | undefined; password: string | undefined; name: string };
   smtp: { url: string | undefined; from: string };
   google: { clientId: string; clientSecret: string; issuer: string } | undefined;
@@ -132,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretsKey: e.SECRETS_KEY,
     graphApi: { baseUrl: e.GRAPH_API_BASE_URL.replace(/\/+$/u, ''), version: e.GRAPH_API_VERSION, timeoutMs: e.GRAPH_API_TIMEOUT_MS },
     authRateLimitPerMinute: e.AUTH_RATE_LIMIT_PER_MINUTE,
+    apiKeyRateLimitPerMinute: e.API_KEY_RATE_LIMIT_PER_MINUTE,
     admin: { email: e.ADMIN_EMAIL, password: e.ADMIN_PASSWORD, name: e.ADMIN_NAME },
     smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
     google,

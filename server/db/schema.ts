@@ -558,7 +558,24 @@ export interface TemplateClientsTable {
   automationId: string | null;
 }
 
+export interface ApiKeysTable {
+  id: Generated<string>;
+  userId: string;
+  name: string;
+  service: ColumnType<boolean, boolean | undefined, boolean>;
+  prefix: string;
+  keyHash: string;
+  scopes: ColumnType<string[], string[], string[]>;
+  expiresAt: Timestamp | null;
+  createdAt: CreatedAt;
+  lastUsedAt: Timestamp | null;
+  lastUsedIp: string | null;
+  revokedAt: Timestamp | null;
+  revokedBy: string | null;
+}
+
 export interface DB {
+  apiKeys: ApiKeysTable;
   automations: AutomationsTable;
   automationExecutions: AutomationExecutionsTable;
   automationMessages: AutomationMessagesTable;

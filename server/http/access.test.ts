@@ -156,6 +156,17 @@ describe('the access plugin', () => {
     await app.close();
   });
 
+  it('records API key scopes and refuses a scope on a public route', async () => {
+    const registry: RegisteredRoute[] = [];
+    const app = Fastify();
+    await app.register(accessPlugin, { registry, controlToken: () => undefined, resolveSession: () => Promise.resolve(null) });
+    app.get('/api/v1/scoped', { config: { access: 'signed-in', scope: 'clients:read' } }, async () => ({}));
+    expect(() => app.get('/api/v1/open', { config: { access: 'public', scope: 'clients:read' } }, async () => ({}))).toThrow('declares a scope');
+    await app.ready();
+    expect(registry).toEqual([{ method: 'GET', url: '/api/v1/scoped', access: 'signed-in', scope: 'clients:read' }]);
+    await app.close();
+  });
+
   it('records each declared route once, HEAD twins of GET routes left out', async () => {
     const registry: RegisteredRoute[] = [];
     const app = Fastify();

@@ -7,14 +7,27 @@
  *   Role[]          signed-in users with one of these roles
  *   'control'       the local command line, with the control token from DATA_DIR/parley.lock
  *   'signature'     no session: the handler verifies a signature itself (webhooks)
+ *
+ * API keys (issue 14 §4): on a 'signed-in' or role route, `Authorization: Bearer <key>` is the
+ * credential instead of the session cookie (the key wins when both are sent). The key's user
+ * stands in `request.user` exactly as a session's would (role, client scope), `request.apiKey`
+ * says which key, and the route must declare `config.scope` — a scope the key holds, or 'any'
+ * (any valid key: `GET /api/v1/me`, the integrations' authentication test). A route without a
+ * scope is for sessions only. Public routes never read the header as a key (the widget's visitor
+ * token travels in it); a signature route reads it as a key only when it declares a scope and the
+ * credential looks like a key (`pk_live_…`), else the handler checks it (automation callback tokens).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiScope } from '../../common/api/api-scopes';
 import type { Role } from '../../common/roles';
 import { AppError } from '../lib/errors';
 import { safeEqual } from '../lib/crypto';
 
 export type RouteAccess = 'public' | 'signed-in' | 'control' | 'signature' | readonly Role[];
+
+/** What a key-authenticated route needs: one scope, or 'any' valid key. */
+export type RouteScope = ApiScope | 'any';
 
 export interface SessionUser {
   id: string;
@@ -22,9 +35,22 @@ export interface SessionUser {
   name: string;
   role: Role;
   clientId: string | null;
+  /** The session's id; '' for a key-authenticated request (no session). */
   sessionId: string;
   emailVerified: boolean;
 }
+
+/** The API key a request authenticated with. */
+export interface RequestApiKey {
+  id: string;
+  scopes: readonly ApiScope[];
+}
+
+/**
+ * Resolves `Authorization: Bearer <key>`: the key's user, or throws an AppError (401) saying why
+ * (unknown, revoked, expired, the account deactivated).
+ */
+export type ApiKeyResolver = (request: FastifyRequest, key: string) => Promise<{ user: SessionUser; apiKey: RequestApiKey }>;
 
 /** Resolves the session of a request; may set a renewed session cookie on the reply. */
 export type SessionResolver = (request: FastifyRequest, reply: FastifyReply) => Promise<SessionUser | null>;
@@ -34,10 +60,14 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Set false on routes that authenticate by signature or token (no cookies involved). */
     csrf?: boolean;
+    /** The API key scope this route needs; without it, API keys cannot call the route. */
+    scope?: RouteScope;
   }
   interface FastifyRequest {
     /** The signed-in user, resolved for every route that is not signature- or control-only. */
     user: SessionUser | null;
+    /** Set when the request authenticated with an API key instead of a session. */
+    apiKey: RequestApiKey | null;
   }
 }
 
@@ -45,6 +75,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   access: RouteAccess;
+  /** Present only on routes API keys may call. */
+  scope?: RouteScope;
 }
 
 export interface AccessOptions {
@@ -52,6 +84,20 @@ export interface AccessOptions {
   /** Returns the control token the CLI must present, or undefined when control is disabled. */
   controlToken: () => string | undefined;
   registry: RegisteredRoute[];
+  /** Resolves API keys; without it, a Bearer header on a session route answers 401. */
+  resolveApiKey?: ApiKeyResolver;
+  /** Counts a key-authenticated request against its key's rate limit; throws RATE_LIMITED. */
+  limitApiKey?: (request: FastifyRequest) => Promise<void>;
+}
+
+const BEARER = /^Bearer\s+(\S+)$/iu;
+/** How every API key begins (common/api/api-keys.ts `API_KEY_PATTERN`). */
+const API_KEY_PREFIX = 'pk_live_';
+
+export function apiKeyScopeMessage(scope: RouteScope | undefined): string {
+  return scope === undefined || scope === 'any'
+    ? 'API keys cannot call this route; it needs a signed-in session.'
+    : `This API key lacks the scope ${scope}.`;
 }
 
 export function requireUser(request: FastifyRequest): SessionUser {
@@ -62,9 +108,11 @@ export function requireUser(request: FastifyRequest): SessionUser {
 export const accessPlugin = fp<AccessOptions>(
   async (app: FastifyInstance, options) => {
     app.decorateRequest('user', null);
+    app.decorateRequest('apiKey', null);
 
     app.addHook('onRoute', (route) => {
       const access = route.config?.access;
+      const scope = route.config?.scope;
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       if (access === undefined) {
         // Fastify's own HEAD twins of GET routes inherit the GET route's config.
@@ -73,15 +121,38 @@ export const accessPlugin = fp<AccessOptions>(
         }
         return;
       }
+      if (scope !== undefined && (access === 'public' || access === 'control')) {
+        throw new Error(`Route ${methods.join(',')} ${route.url} declares a scope but API keys only authenticate session and signature routes`);
+      }
       for (const method of methods) {
         if (method === 'HEAD' && options.registry.some((r) => r.url === route.url && r.method === 'GET')) continue;
-        options.registry.push({ method, url: route.url, access });
+        options.registry.push({ method, url: route.url, access, ...(scope === undefined ? {} : { scope }) });
       }
     });
 
+    /** `request.user` and `request.apiKey` from the key, counted against its rate limit, scope checked. */
+    const authenticateKey = async (request: FastifyRequest, key: string | undefined) => {
+      if (!key || !options.resolveApiKey) throw new AppError('UNAUTHENTICATED', 'Invalid API key');
+      const resolved = await options.resolveApiKey(request, key);
+      request.user = resolved.user;
+      request.apiKey = resolved.apiKey;
+      await options.limitApiKey?.(request);
+      const scope = request.routeOptions.config?.scope;
+      if (scope === undefined || (scope !== 'any' && !resolved.apiKey.scopes.includes(scope))) {
+        throw new AppError('FORBIDDEN', apiKeyScopeMessage(scope));
+      }
+    };
+
     app.addHook('onRequest', async (request, reply) => {
       const access = request.routeOptions.config?.access;
-      if (access === undefined || access === 'signature') return;
+      if (access === undefined) return;
+      if (access === 'signature') {
+        // A signature route with a scope also takes an API key; any other credential in the
+        // header (a callback token) is the handler's to check.
+        const key = BEARER.exec(request.headers.authorization ?? '')?.[1];
+        if (request.routeOptions.config?.scope !== undefined && key?.startsWith(API_KEY_PREFIX)) await authenticateKey(request, key);
+        return;
+      }
       if (access === 'control') {
         const expected = options.controlToken();
         const given = request.headers['x-parley-control-token'];
@@ -90,7 +161,12 @@ export const accessPlugin = fp<AccessOptions>(
         }
         return;
       }
-      request.user = await options.resolveSession(request, reply);
+      const authorization = access === 'public' ? undefined : request.headers.authorization;
+      if (authorization !== undefined) {
+        await authenticateKey(request, BEARER.exec(authorization)?.[1]);
+      } else {
+        request.user = await options.resolveSession(request, reply);
+      }
       if (access === 'public') return;
       if (!request.user) throw new AppError('UNAUTHENTICATED', 'Authentication required');
       if (access !== 'signed-in' && !access.includes(request.user.role)) {

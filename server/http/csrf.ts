@@ -28,6 +28,9 @@ export const csrfPlugin = fp<CsrfOptions>(
       // Signed machine-to-machine routes (webhooks, the API channel, the widget) never carry the
       // cookie and need none: no token to issue or check.
       if (request.routeOptions.config?.csrf === false) return;
+      // An API key is sent by a program, never attached by a browser on its own, so a request
+      // carrying one cannot be forged cross-site; the key, not any cookie, authenticates it.
+      if (request.apiKey) return;
       const existing = request.cookies[CSRF_COOKIE];
       if (!existing) {
         reply.setCookie(CSRF_COOKIE, randomToken(), {

@@ -33,21 +33,22 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agentsService: AgentsService;
   const tags = ['agents'];
   const admin = { access: ['admin'] as const };
   const signedIn = { access: 'signed-in' as const };
+  const read = { ...signedIn, scope: 'agents:read' as const };
 
-  app.get('/api/v1/agents', { config: signedIn, schema: { tags, summary: "Every client's agent (client users: their own)", response: { 200: findAgentsResponse } } }, async (request) => ({
+  app.get('/api/v1/agents', { config: read, schema: { tags, summary: "Every client's agent (client users: their own)", response: { 200: findAgentsResponse } } }, async (request) => ({
     agents: await service.findAgents(requireUser(request)),
   }));
 
   app.get(
     '/api/v1/clients/:clientId/agent',
-    { config: signedIn, schema: { tags, summary: "A client's agent", params: clientParams, response: { 200: agentView } } },
+    { config: read, schema: { tags, summary: "A client's agent", params: clientParams, response: { 200: agentView } } },
     async (request) => service.getAgent(requireUser(request), request.params.clientId),
   );
 
   app.get(
     '/api/v1/clients/:clientId/agent/stats',
     {
-      config: signedIn,
+      config: read,
       schema: {
         tags,
         summary: "A client's agent over the last `days` days (default 7): answers by engine, hand-offs, LLM tokens and cost, cost per automated resolution",
@@ -76,7 +77,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agentsService: AgentsService;
 
   app.get(
     '/api/v1/clients/:clientId/knowledge',
-    { config: signedIn, schema: { tags, summary: "A client's knowledge base and its training", params: clientParams, querystring: knowledgeQuery, response: { 200: knowledgeView } } },
+    { config: read, schema: { tags, summary: "A client's knowledge base and its training", params: clientParams, querystring: knowledgeQuery, response: { 200: knowledgeView } } },
     async (request) => service.getKnowledge(requireUser(request), request.params.clientId, request.query.search || undefined),
   );
 
@@ -137,7 +138,7 @@ export const agentsRoutes: FastifyPluginAsyncZod<{ agentsService: AgentsService;
 
   app.get(
     '/api/v1/clients/:clientId/knowledge/export',
-    { config: signedIn, schema: { tags, summary: 'The FAQ as CSV or JSON (the import formats)', params: clientParams, querystring: knowledgeExportQuery, produces: ['text/csv', 'application/json'] } },
+    { config: read, schema: { tags, summary: 'The FAQ as CSV or JSON (the import formats)', params: clientParams, querystring: knowledgeExportQuery, produces: ['text/csv', 'application/json'] } },
     async (request, reply) => {
       const file = await service.exportKnowledge(requireUser(request), request.params.clientId, request.query.format);
       return reply

@@ -33,10 +33,12 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
   const tags = ['automations'];
   const admin = { access: ['admin'] as const };
   const anyone = { access: 'signed-in' as const };
+  const read = { ...anyone, scope: 'automations:read' as const };
+  const run = { ...anyone, scope: 'automations:run' as const };
 
   app.get(
     '/api/v1/automations',
-    { config: anyone, schema: { tags, summary: 'Automations, newest first (client users: their client’s)', response: { 200: automationsResponse } } },
+    { config: read, schema: { tags, summary: 'Automations, newest first (client users: their client’s)', response: { 200: automationsResponse } } },
     async (request) => ({ automations: await service.list(requireUser(request)) }),
   );
 
@@ -51,7 +53,7 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
 
   app.get(
     '/api/v1/automations/:id',
-    { config: anyone, schema: { tags, summary: 'One automation', params: idParams, response: { 200: automationView } } },
+    { config: read, schema: { tags, summary: 'One automation', params: idParams, response: { 200: automationView } } },
     async (request) => service.get(requireUser(request), request.params.id),
   );
 
@@ -73,7 +75,7 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
   app.post(
     '/api/v1/automations/:id/status',
     {
-      config: anyone,
+      config: run,
       schema: { tags, summary: 'Pause, resume or deactivate an automation', params: idParams, body: automationStatusInput, response: { 200: automationView } },
     },
     async (request) => service.setStatus(requireUser(request), request.params.id, request.body.status),
@@ -88,7 +90,7 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
   app.post(
     '/api/v1/automations/:id/run',
     {
-      config: anyone,
+      config: run,
       schema: {
         tags,
         summary: 'Run: stores a running execution and POSTs the signed trigger to the workflow URL (by a job)',
@@ -106,36 +108,39 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
 
   app.get(
     '/api/v1/automations/:id/executions',
-    { config: anyone, schema: { tags, summary: 'Execution history, newest first (50 at most)', params: idParams, response: { 200: executionsResponse } } },
+    { config: read, schema: { tags, summary: 'Execution history, newest first (50 at most)', params: idParams, response: { 200: executionsResponse } } },
     async (request) => ({ executions: await service.listExecutions(requireUser(request), request.params.id) }),
   );
 
   app.get(
     '/api/v1/automations/:id/messages',
-    { config: anyone, schema: { tags, summary: 'Step messages, newest first (100 at most)', params: idParams, response: { 200: automationMessagesResponse } } },
+    { config: read, schema: { tags, summary: 'Step messages, newest first (100 at most)', params: idParams, response: { 200: automationMessagesResponse } } },
     async (request) => ({ messages: await service.listMessages(requireUser(request), request.params.id) }),
   );
 
   app.get(
     '/api/v1/automation-executions/:id',
-    { config: anyone, schema: { tags, summary: 'One execution', params: idParams, response: { 200: executionView } } },
+    { config: read, schema: { tags, summary: 'One execution', params: idParams, response: { 200: executionView } } },
     async (request) => service.getExecution(requireUser(request), request.params.id),
   );
 };
 
-const CALLBACK_DOC = `Called by the workflow, not by a browser: no session, no CSRF token. Authenticated by \`Authorization: Bearer <callback.token>\` from the run's trigger request; the token works for this execution only, until ${CALLBACK_GRACE_MS / 60_000} minutes after it finished. A wrong, foreign or expired token answers 401.`;
+const CALLBACK_DOC = `Called by the workflow, not by a browser: no session, no CSRF token. Authenticated by \`Authorization: Bearer <callback.token>\` from the run's trigger request; the token works for this execution only, until ${CALLBACK_GRACE_MS / 60_000} minutes after it finished. A wrong, foreign or expired token answers 401. An API key with the scope \`automations:report\` works too, for any execution its user can see (another client's answers 404).`;
 
 /** The workflow's side: step messages and status reports, by the execution's Bearer token. */
 export const automationCallbackRoutes: FastifyPluginAsyncZod<{ automationsService: AutomationsService }> = async (app, { automationsService: service }) => {
   const tags = ['automation callbacks'];
-  const callback = { access: 'signature' as const, csrf: false };
+  const callback = { access: 'signature' as const, csrf: false, scope: 'automations:report' as const };
   // Any id string reaches the token check, so a malformed id answers 401 like an unknown one.
   const params = z.object({ id: z.string().max(100).describe('The execution id (execution_id of the trigger request)') });
   const headers = z.looseObject({ authorization: z.string().max(600).optional().describe('Bearer <callback.token>') });
   const contexts = new WeakMap<FastifyRequest, CallbackContext>();
   const authenticate = async (request: FastifyRequest) => {
     const id = (request.params as { id?: unknown } | undefined)?.id;
-    contexts.set(request, await service.authenticateCallback(typeof id === 'string' ? id : '', request.headers.authorization));
+    const executionId = typeof id === 'string' ? id : '';
+    // An API key (resolved and scope-checked by the access hook) instead of the execution's token.
+    if (request.apiKey) contexts.set(request, await service.callbackContextFor(requireUser(request), executionId));
+    else contexts.set(request, await service.authenticateCallback(executionId, request.headers.authorization));
   };
   const contextOf = (request: FastifyRequest): CallbackContext => {
     const context = contexts.get(request);

@@ -502,6 +502,18 @@ export class AutomationsService {
     return { executionId: row.id, automationId: row.automationId, clientId: row.clientId };
   }
 
+  /**
+   * A callback authenticated by an API key with `automations:report` instead of the execution's
+   * token: the key's user must see the execution (another client's is a 404, as everywhere).
+   */
+  async callbackContextFor(user: SessionUser, executionId: string): Promise<CallbackContext> {
+    const row = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu.test(executionId)
+      ? await this.#repository.findExecution(executionId, scopeFor(user))
+      : undefined;
+    if (!row) throw notFound('Execution');
+    return { executionId: row.id, automationId: row.automationId, clientId: row.clientId };
+  }
+
   /** A step message: stored, the execution heard from, the live event — one statement. */
   async postMessage(context: CallbackContext, input: StepMessageCommand): Promise<AutomationMessageView> {
     const { executionId, automationId, clientId } = context;

@@ -16,7 +16,7 @@ export const clientsRoutes: FastifyPluginAsyncZod<{ clientsService: ClientsServi
   app.get(
     '/api/v1/clients',
     {
-      config: { access: 'signed-in' },
+      config: { access: 'signed-in', scope: 'clients:read' },
       schema: { tags, summary: 'Clients with their counts (client users: their own)', response: { 200: findClientsResponse } },
     },
     async (request) => ({ clients: await service.findClients(requireUser(request)) }),
@@ -33,7 +33,7 @@ export const clientsRoutes: FastifyPluginAsyncZod<{ clientsService: ClientsServi
 
   app.get(
     '/api/v1/clients/:id',
-    { config: { access: 'signed-in' }, schema: { tags, summary: 'One client', params: idParams, response: { 200: clientView } } },
+    { config: { access: 'signed-in', scope: 'clients:read' }, schema: { tags, summary: 'One client', params: idParams, response: { 200: clientView } } },
     async (request) => service.getClient(requireUser(request), request.params.id),
   );
 

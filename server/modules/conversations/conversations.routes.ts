@@ -29,11 +29,14 @@ const messageParams = z.object({ id: z.uuid(), messageId: z.uuid() });
 export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: ConversationsService }> = async (app, { conversationsService: service }) => {
   const tags = ['conversations'];
   const config = { access: 'signed-in' as const };
+  const read = { ...config, scope: 'conversations:read' as const };
+  const send = { ...config, scope: 'messages:send' as const };
+  const contacts = { ...config, scope: 'contacts:read' as const };
 
   app.get(
     '/api/v1/conversations',
     {
-      config,
+      config: read,
       schema: {
         tags,
         summary: 'Conversations by last activity, with tab counts (counts ignore the tab and the search)',
@@ -47,7 +50,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
   app.post(
     '/api/v1/conversations',
     {
-      config,
+      config: send,
       schema: {
         tags,
         summary: 'Write first to a contact (website chat, API); 409 business_cannot_start on WhatsApp, Messenger, Instagram',
@@ -60,7 +63,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
 
   app.get(
     '/api/v1/conversations/:id',
-    { config, schema: { tags, summary: 'One conversation', params: idParams, response: { 200: conversationView } } },
+    { config: read, schema: { tags, summary: 'One conversation', params: idParams, response: { 200: conversationView } } },
     async (request) => service.getConversation(requireUser(request), request.params.id),
   );
 
@@ -91,7 +94,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
   app.get(
     '/api/v1/conversations/:id/messages',
     {
-      config,
+      config: read,
       schema: { tags, summary: 'The thread, oldest first; `before` pages back', params: idParams, querystring: findThreadQuery, response: { 200: threadResponse } },
     },
     async (request) => service.findThread(requireUser(request), request.params.id, request.query),
@@ -100,7 +103,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
   app.post(
     '/api/v1/conversations/:id/messages',
     {
-      config,
+      config: send,
       schema: {
         tags,
         summary: 'Send a reply through the channel; 409 window_closed outside the 24-hour window',
@@ -114,20 +117,20 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
 
   app.post(
     '/api/v1/conversations/:id/messages/:messageId/retry',
-    { config, schema: { tags, summary: 'Queue a failed outbound message again', params: messageParams, response: { 200: messageView } } },
+    { config: send, schema: { tags, summary: 'Queue a failed outbound message again', params: messageParams, response: { 200: messageView } } },
     async (request) => service.retryMessage(requireUser(request), request.params.id, request.params.messageId),
   );
 
   app.get(
     '/api/v1/contacts',
-    { config, schema: { tags, summary: 'Contacts, for the new-conversation dialog', querystring: findContactsQuery, response: { 200: findContactsResponse } } },
+    { config: contacts, schema: { tags, summary: 'Contacts, for the new-conversation dialog', querystring: findContactsQuery, response: { 200: findContactsResponse } } },
     async (request) => ({ contacts: await service.findContacts(requireUser(request), request.query) }),
   );
 
   app.get(
     '/api/v1/messages',
     {
-      config,
+      config: read,
       schema: { tags, summary: 'Customer messages, newest first (latest 50 by default)', querystring: findMessagesQuery, response: { 200: findMessagesResponse } },
     },
     async (request) => service.findMessages(requireUser(request), request.query),
@@ -136,7 +139,7 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
   app.get(
     '/api/v1/messages/export.csv',
     {
-      config,
+      config: read,
       schema: {
         tags,
         summary: 'The messages view as CSV (same filter and search)',

@@ -36,7 +36,7 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
 
   app.get(
     '/api/v1/me',
-    { config: signedIn, schema: { tags, summary: 'The signed-in user with the profile fields', response: { 200: currentUser } } },
+    { config: { ...signedIn, scope: 'any' as const }, schema: { tags, summary: 'The signed-in user with the profile fields', response: { 200: currentUser } } },
     async (request) => profileService.getMe(requireUser(request).id),
   );
 

@@ -10,7 +10,9 @@ export type SecurityEventType =
   | 'auth.two_factor_enabled'
   | 'auth.two_factor_disabled'
   | 'users.role_changed'
-  | 'access.permission_denied';
+  | 'access.permission_denied'
+  | 'api_keys.created'
+  | 'api_keys.revoked';
 
 export interface SecurityEventInput {
   type: SecurityEventType;

@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { ApiKeysCard } from '@/features/api-keys/components/api-keys-card';
 import { AccountDetails } from '@/features/profile/components/account-details';
 import { AvatarPicker } from '@/features/profile/components/avatar-picker';
 import { ChangePasswordForm } from '@/features/profile/components/change-password-form';
@@ -49,6 +50,7 @@ export default function ProfileRoute() {
           <ChangePasswordForm />
           <TwoFactorCard enabled={user.mfaEnabled} />
           <SessionsCard />
+          <ApiKeysCard kind="personal" />
         </TabsContent>
         <TabsContent value="notifications">
           <NotificationPreferencesCard />

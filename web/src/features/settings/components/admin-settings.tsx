@@ -25,10 +25,10 @@ const isTab = (value: string | null): value is Tab => value !== null && (TABS as
 
 /**
  * Admin Settings and Configuration (spec part 1 §2.17). The open tab is `?tab=` so other pages can
- * link to one; `agents` and `n8n` are the AI Agents and n8n Integration tabs' content, composed in
- * by the route.
+ * link to one; `agents` and `n8n` are the AI Agents and n8n Integration tabs' content, and
+ * `serviceKeys` the Security tab's service-account API keys, composed in by the route.
  */
-export function AdminSettings({ agents, n8n }: { agents: ReactNode; n8n: ReactNode }) {
+export function AdminSettings({ agents, n8n, serviceKeys }: { agents: ReactNode; n8n: ReactNode; serviceKeys?: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = isTab(requested) ? requested : 'customers';
@@ -58,7 +58,7 @@ export function AdminSettings({ agents, n8n }: { agents: ReactNode; n8n: ReactNo
       <TabsContent value="notifications">
         <EmptyState icon={Bell} title="Team Notifications are not available yet." />
       </TabsContent>
-      <TabsContent value="security">
+      <TabsContent value="security" className="grid gap-6">
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
@@ -75,10 +75,11 @@ export function AdminSettings({ agents, n8n }: { agents: ReactNode; n8n: ReactNo
               Verification and password reset e-mails.
             </LinkCard>
             <LinkCard to="/profile?tab=security" icon={KeyRound} title="Your Account Security">
-              Your password, sessions and two-factor authentication.
+              Your password, sessions, two-factor authentication and API keys.
             </LinkCard>
           </CardContent>
         </Card>
+        {serviceKeys}
       </TabsContent>
     </Tabs>
   );
