@@ -4,15 +4,21 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 export interface OpenApiOptions {
   /** Parley's version, shown in the document's info. */
   version: string;
+  /** Schemas no route uses, published as components (the public events' envelopes), with an example each. */
+  schemas?: Record<string, { schema: z.ZodType; example: unknown }>;
 }
 
 /** Registered before the routes, so that every route is in the document. */
 export async function registerOpenApi(server: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  // Their own registry: the routes' schemas stay inline as before.
+  const components = z.registry<{ id: string; examples?: unknown[] }>();
+  for (const [id, { schema, example }] of Object.entries(options.schemas ?? {})) components.add(schema, { id, examples: [example] });
   await server.register(fastifySwagger, {
     openapi: {
       info: {
@@ -22,7 +28,7 @@ export async function registerOpenApi(server: FastifyInstance, options: OpenApiO
       },
     },
     transform: jsonSchemaTransform,
-    transformObject: jsonSchemaTransformObject,
+    transformObject: createJsonSchemaTransformObject({ schemaRegistry: components }),
   });
   await server.register(fastifySwaggerUi, {
     routePrefix: '/docs',
