@@ -140,6 +140,6 @@ export function exampleEnvelope<T extends PublicEventType>(type: T): PublicEvent
     api_version: EVENTS_API_VERSION,
     client_id: CLIENT.id,
     performed_by: { ...PERFORMED_BY[type] },
-    data: structuredClone(data[type]) as PublicEventData<T>,
+    data: structuredClone(data[type]),
   };
 }

@@ -72,7 +72,9 @@ function performedByOut(p: PerformedBy): EventPerformedBy {
       return { kind: 'user', user_id: p.userId };
     case 'automation':
       return { kind: 'automation', automation_id: p.automationId };
-    default:
+    case 'customer':
+    case 'ai':
+    case 'system':
       return { kind: p.kind };
   }
 }
