@@ -25,6 +25,9 @@ export interface ConversationRow {
   leadSignals: LeadSignal[];
   createdAt: Date;
   contactId: string;
+  contactName: string | null;
+  contactExternalId: string;
+  contactCreatedAt: Date;
 }
 
 export interface ContactRow {
@@ -152,6 +155,7 @@ export class EventsRepository {
       .selectFrom('conversations as c')
       .innerJoin('clients as cl', 'cl.id', 'c.clientId')
       .innerJoin('channels as ch', 'ch.id', 'c.channelId')
+      .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
       .select([
         'c.id',
         'c.clientId',
@@ -168,6 +172,9 @@ export class EventsRepository {
         'c.leadSignals',
         'c.createdAt',
         'c.contactId',
+        'ct.name as contactName',
+        'ct.externalId as contactExternalId',
+        'ct.createdAt as contactCreatedAt',
       ])
       .where('c.id', '=', conversationId)
       .executeTakeFirst();

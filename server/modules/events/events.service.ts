@@ -328,10 +328,19 @@ export class EventsService {
     trx: Db,
     conversationId: string,
   ): Promise<{ conversation: EventConversation; contact: EventContact; leadSignals: ConversationRow['leadSignals']; leadEmail: string | null; leadPhone: string | null } | undefined> {
+    // One query: the conversation with its client, channel and contact.
     const conversation = await this.#repository.findConversation(trx, conversationId);
     if (!conversation) return undefined;
-    const contact = await this.#repository.findContact(trx, conversation.contactId);
-    if (!contact) return undefined;
+    const contact: ContactRow = {
+      id: conversation.contactId,
+      clientId: conversation.clientId,
+      name: conversation.contactName,
+      externalId: conversation.contactExternalId,
+      platform: conversation.platform,
+      createdAt: conversation.contactCreatedAt,
+      leadEmail: conversation.leadEmail,
+      leadPhone: conversation.leadPhone,
+    };
     return {
       conversation: {
         id: conversation.id,
