@@ -69,6 +69,9 @@ import { PresenceTracker } from './modules/chats/presence';
 import type { AutomationCreator, N8nWorkflowSource, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
 import { workflowsRoutes } from './modules/workflows/workflows.routes';
 import { WorkflowsService } from './modules/workflows/workflows.service';
+import { EventsService } from './modules/events';
+import type { PublicEventSink } from './events/public-events';
+import { publicEventSchemas } from './http/public-event-schemas';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { pino, type Logger } from 'pino';
@@ -149,6 +152,8 @@ export interface BuildAppOptions {
    * template and toggling a workflow linked to n8n answer 503 (not configured).
    */
   workflowPorts?: { automations?: AutomationCreator; n8nSwitch?: N8nWorkflowSwitch; n8nSource?: N8nWorkflowSource };
+  /** More consumers of the public events (tests), after the app's own. */
+  eventSinks?: readonly PublicEventSink[];
 }
 
 export interface ParleyApp {
@@ -293,6 +298,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     beforeTrigger: () => n8n.refreshTrustedOrigin(),
     userAgent: `Parley/${VERSION}`,
   });
+  // The public events' outbox (issue 14 §1) and its consumers, each called in the transaction that
+  // stores an event: outbound webhook subscriptions and event-triggered automations append theirs.
+  const eventSinks: PublicEventSink[] = [];
+  eventSinks.push(...(options.eventSinks ?? []));
+  const publicEvents = new EventsService({ db, events, queue, clock, logger, publicUrl: config.publicUrl, sinks: eventSinks });
   const realtime = new RealtimeHub(
     { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders() },
     logger,
@@ -370,6 +380,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     automations,
     workflows,
     n8n,
+    publicEvents,
   };
 
   // Jobs
@@ -383,6 +394,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(runAutomationJob, ({ executionId }, ctx) => automations.trigger(executionId, ctx.signal));
   queue.register(checkExecutionSilenceJob, ({ executionId, attempt }) => automations.checkSilence(executionId, attempt));
   agentPolicy.register();
+  publicEvents.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
   new ReopenNotifier({ db, events, queue, notifications, users }).register();
   const contactProfiles = new ContactProfiles({ channels: channelsRepository, messaging, adapters, logger });
@@ -429,7 +441,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     keyGenerator: (request) => `api-key:${request.apiKey?.id ?? ''}`,
   });
   await server.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 } });
-  await registerOpenApi(server, { version: VERSION });
+  await registerOpenApi(server, { version: VERSION, schemas: publicEventSchemas() });
   await server.register(accessPlugin, {
     registry: routes,
     controlToken: options.controlToken ?? (() => undefined),
@@ -494,7 +506,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   early.fastPath = createWebhookFastPath(webhooks, logger);
   await realtime.start(events);
   // JOB_CONCURRENCY=0: a web-only instance; workers elsewhere on the database run the jobs.
-  if (options.startJobs !== false && config.jobConcurrency > 0) await queue.start();
+  if (options.startJobs !== false && config.jobConcurrency > 0) {
+    await queue.start();
+    // Events older than 30 days go (docs/events.md, Retention).
+    publicEvents.startRetention();
+  }
 
   return {
     server,
@@ -504,6 +520,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     routes,
     services,
     async close() {
+      publicEvents.stopRetention();
       await queue.stop();
       await trainer.close();
       realtime.stop();

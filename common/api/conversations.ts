@@ -97,6 +97,14 @@ export const conversationView = z.object({
   priorityReason: z.string().nullable().optional(),
   escalationReason: z.string().nullable().optional(),
   matchedEntry: answerSourceView.nullable().optional(),
+  /**
+   * A lead (issue 14 §1, docs/events.md "Lead signals"): the customer shared an e-mail address or a
+   * phone number, or showed purchase intent. The captured details and every signal seen so far.
+   */
+  isLead: z.boolean(),
+  leadEmail: z.string().nullable(),
+  leadPhone: z.string().nullable(),
+  leadSignals: z.array(z.enum(['email', 'phone', 'purchase_intent'])),
   createdAt: isoDate,
   updatedAt: isoDate,
 });

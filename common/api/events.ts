@@ -4,7 +4,7 @@
  * automations. Server: server/modules/events (the outbox `events`, written in the transaction of
  * the change that causes the event).
  *
- * Every delivery is the envelope `{id, type, created_at, api_version, data}`; `data` is the event's
+ * Every delivery is the envelope `{id, type, created_at, api_version, client_id, performed_by, data}`; `data` is the event's
  * own schema below. Field names are snake_case, like the automations' trigger and callbacks, so a
  * workflow author reads one vocabulary. Payloads are snapshots taken when the event happened.
  *
@@ -139,6 +139,11 @@ export const publicEventEnvelope = z.object({
   api_version: z.string(),
   /** null for installation-wide events (none today). */
   client_id: z.uuid().nullable(),
+  /**
+   * Who caused it (a customer, a person, the AI agent, an automation's callback, Parley itself).
+   * Every stored event has it; optional only for hand-made envelopes (a webhook test).
+   */
+  performed_by: eventPerformedBy.optional(),
   data: z.record(z.string(), z.unknown()),
 });
 export type PublicEventEnvelope = z.infer<typeof publicEventEnvelope>;

@@ -181,6 +181,21 @@ export interface JobsTable {
   completedAt: Timestamp | null;
 }
 
+/** The public events' outbox (server/modules/events, common/api/events.ts). */
+export interface EventsTable {
+  id: Generated<string>;
+  /** bigserial (int8 reads as a number; the service hands it on as text). */
+  seq: ColumnType<number, never, never>;
+  type: string;
+  /** Makes a retried materialiser job a no-op: one source, one event of a type. */
+  dedupeKey: string;
+  clientId: string | null;
+  conversationId: string | null;
+  performedBy: Json<unknown>;
+  envelope: Json<unknown>;
+  createdAt: CreatedAt;
+}
+
 export type ChannelKind = 'whatsapp' | 'messenger' | 'instagram' | 'webchat' | 'api';
 export type ChannelStatus = 'active' | 'disabled';
 export interface ChannelsTable {
@@ -240,9 +255,19 @@ export interface ConversationsTable {
   responseSecondsTotal: ColumnType<number, number | undefined, number>;
   /** Average sentiment of the customer's messages, -1..1. */
   sentiment: number | null;
+  /** A lead: the customer shared an e-mail address or phone number, or showed purchase intent (docs/events.md). */
+  isLead: ColumnType<boolean, boolean | undefined, boolean>;
+  leadEmail: string | null;
+  leadPhone: string | null;
+  /** The signals seen so far: 'email' | 'phone' | 'purchase_intent'. */
+  leadSignals: ColumnType<LeadSignal[], string | undefined, string>;
+  /** When it became a lead (the first signal). */
+  leadAt: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
+
+export type LeadSignal = 'email' | 'phone' | 'purchase_intent';
 
 export type MessageDirection = 'inbound' | 'outbound';
 export type SenderType = 'customer' | 'ai' | 'agent' | 'system';
@@ -598,6 +623,7 @@ export interface DB {
   emails: EmailsTable;
   notifications: NotificationsTable;
   jobs: JobsTable;
+  events: EventsTable;
   channels: ChannelsTable;
   contacts: ContactsTable;
   conversations: ConversationsTable;

@@ -13,6 +13,20 @@ export interface DomainEvents {
    * the AI or by people as the reopen rule decided (parley_record_inbound, messaging.sql.ts).
    */
   'conversation.reopened': { conversationId: string; clientId: string; messageId: string; handledBy: HandledBy };
+  /**
+   * Handed to a person: the AI agent's hand-off (`reason`: its words), a person escalating it, or a
+   * person taking over an AI-handled conversation (by the handler switch or by replying).
+   */
+  'conversation.escalated': { conversationId: string; clientId: string; reason: string };
+  /** A person (or a workflow) resolved it. */
+  'conversation.resolved': { conversationId: string; clientId: string };
+  /** A new customer (contact) on a channel. */
+  'contact.created': { contactId: string; clientId: string; channelId: string };
+  /**
+   * The conversation became a lead (the first time): customer message `messageId` shared an e-mail
+   * address or phone number or showed purchase intent (messaging/lead-signals.ts).
+   */
+  'lead.qualified': { conversationId: string; clientId: string; messageId: string };
   'message.created': {
     messageId: string;
     conversationId: string;

@@ -26,6 +26,20 @@ export interface JobSubscription<K extends DomainEventName, J extends JobDefinit
   unlessPerformedBy?: PerformedBy['kind'][];
   job: J;
   keys: Keys[];
+  /**
+   * Also put the event's name, who performed it and its time in the job's payload (`event`,
+   * `performedBy`, `at`):
+   * for a subscriber that turns several events into records (the public events' outbox).
+   */
+  withEvent?: boolean;
+}
+
+/** What `withEvent` adds to a job's payload. */
+export interface EventOfJob<K extends DomainEventName = DomainEventName> {
+  event: K;
+  performedBy: PerformedBy;
+  /** ISO time of publication. */
+  at: string;
 }
 
 /** A subscription as the database function reads it. */
@@ -36,6 +50,7 @@ interface StoredSubscription {
   job: string;
   maxAttempts: number;
   keys: string[];
+  withEvent: boolean;
 }
 
 /** What a database function needs to publish events the way `publish` does. */
@@ -71,7 +86,7 @@ export class EventBus {
 
   /** Enqueues `job` in the publishing transaction of every matching event. */
   subscribe<K extends DomainEventName, J extends JobDefinition, Keys extends keyof DomainEvents[K] & string>(
-    subscription: JobSubscription<K, J, Keys> & (Pick<DomainEvents[K], Keys> extends JobPayloadInput<J> ? unknown : never),
+    subscription: JobSubscription<K, J, Keys> & (Pick<DomainEvents[K], Keys> & EventOfJob<K> extends JobPayloadInput<J> ? unknown : never),
   ): void {
     const definitions = this.#definitions.get(subscription.event) ?? [];
     if (!definitions.includes(subscription.job)) definitions.push(subscription.job);
@@ -83,6 +98,7 @@ export class EventBus {
       job: subscription.job.name,
       maxAttempts: subscription.job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       keys: [...subscription.keys],
+      withEvent: subscription.withEvent ?? false,
     });
   }
 

@@ -13,8 +13,9 @@ export const eventsRoutines = defineSqlRoutines({
     // Domain events: the subscribers' jobs (one per matching subscription, its payload the keys it
     // names from the event's payload; parley_insert_jobs), and the events themselves as JSON arrays
     // of at most 16 (a NOTIFY carries at most 8000 bytes; events carry ids only).
-    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys}]. Returns the jobs
-    // claimed for `p_local`.
+    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent}]; withEvent:
+    // the payload also gets the event's name, performedBy and time (`event`, `performedBy`, `at`).
+    // Returns the jobs claimed for `p_local`.
     `create or replace function parley_publish(p_events jsonb, p_subscriptions jsonb, p_event_channel text, p_job_channel text, p_local jsonb default null)
     returns jsonb language plpgsql as $$
     declare
@@ -26,7 +27,8 @@ export const eventsRoutines = defineSqlRoutines({
       end if;
       select coalesce(jsonb_agg(jsonb_build_object(
           'name', s->>'job',
-          'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb),
+          'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb)
+            || case when (s->>'withEvent')::boolean then jsonb_build_object('event', e->'name', 'performedBy', e->'performedBy', 'at', e->'at') else '{}'::jsonb end,
           'maxAttempts', (s->>'maxAttempts')::integer) order by i), '[]'::jsonb)
       into v_jobs
       from jsonb_array_elements(p_events) with ordinality as ev(e, i)

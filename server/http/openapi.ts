@@ -4,11 +4,14 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
-import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import { createJsonSchemaTransformObject, jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 
 export interface OpenApiOptions {
   /** Parley's version, shown in the document's info. */
   version: string;
+  /** Schemas no route uses, published as components (the public events' envelopes), with an example each. */
+  schemas?: Record<string, { schema: z.ZodType; example: unknown }>;
 }
 
 const API_KEY_DOC = [
@@ -41,6 +44,9 @@ function withKeySecurity(schema: FastifySchema, scope: string | undefined, acces
 
 /** Registered before the routes, so that every route is in the document. */
 export async function registerOpenApi(server: FastifyInstance, options: OpenApiOptions): Promise<void> {
+  // Their own registry: the routes' schemas stay inline as before.
+  const components = z.registry<{ id: string; examples?: unknown[] }>();
+  for (const [id, { schema, example }] of Object.entries(options.schemas ?? {})) components.add(schema, { id, examples: [example] });
   await server.register(fastifySwagger, {
     openapi: {
       info: {
@@ -59,7 +65,7 @@ export async function registerOpenApi(server: FastifyInstance, options: OpenApiO
       const out = jsonSchemaTransform(input);
       return { ...out, schema: withKeySecurity(out.schema, input.route.config?.scope, input.route.config?.access) };
     },
-    transformObject: jsonSchemaTransformObject,
+    transformObject: createJsonSchemaTransformObject({ schemaRegistry: components }),
   });
   await server.register(fastifySwaggerUi, {
     routePrefix: '/docs',

@@ -51,6 +51,8 @@ export interface TestAppOptions {
   executionReconciler?: ExecutionReconciler;
   /** The workflows module's ports (automations, n8n), as `BuildAppOptions.workflowPorts`. */
   workflowPorts?: BuildAppOptions['workflowPorts'];
+  /** More consumers of the public events (`BuildAppOptions.eventSinks`). */
+  eventSinks?: BuildAppOptions['eventSinks'];
 }
 
 export interface TestApp extends ParleyApp {
@@ -80,6 +82,7 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     passwordObserver: options.passwordObserver,
     executionReconciler: options.executionReconciler,
     workflowPorts: options.workflowPorts,
+    eventSinks: options.eventSinks,
   });
   return {
     ...app,

@@ -42,12 +42,13 @@ export class ContactsRepository {
   }
 
   /** The contact created with `name`, or renamed. */
-  async upsertName(channel: { id: string; clientId: string }, externalId: string, name: string, now: Date): Promise<void> {
-    await this.db
+  async upsertName(db: Db, channel: { id: string; clientId: string }, externalId: string, name: string, now: Date): Promise<{ id: string; inserted: boolean }> {
+    return db
       .insertInto('contacts')
       .values({ clientId: channel.clientId, channelId: channel.id, externalId, name })
       .onConflict((oc) => oc.columns(['channelId', 'externalId']).doUpdateSet({ name, updatedAt: now }))
-      .execute();
+      .returning(['id', sql<boolean>`xmax = 0`.as('inserted')])
+      .executeTakeFirstOrThrow();
   }
 
   async findById(contactId: string): Promise<{ id: string; channelId: string; externalId: string; name: string | null } | undefined> {

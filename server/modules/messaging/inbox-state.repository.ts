@@ -24,6 +24,7 @@ export interface LockedConversation {
   id: string;
   clientId: string;
   status: ConversationStatus;
+  handledBy: HandledBy;
   unreadCount: number;
 }
 
@@ -36,7 +37,7 @@ export class InboxStateRepository {
     if (ids.length === 0) return [];
     let q = trx
       .selectFrom('conversations')
-      .select(['id', 'clientId', 'status', 'unreadCount'])
+      .select(['id', 'clientId', 'status', 'handledBy', 'unreadCount'])
       .where('id', 'in', [...ids])
       .orderBy('id')
       .forUpdate();

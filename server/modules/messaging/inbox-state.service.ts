@@ -7,7 +7,7 @@
 import type { Db } from '../../db/database';
 import type { ConversationStatus, HandledBy, Priority } from '../../db/schema';
 import type { PerformedBy } from '../../events/domain-events';
-import type { EventBus } from '../../events/event-bus';
+import type { EventBus, UnstampedEvent } from '../../events/event-bus';
 import type { Scope } from '../../http/scope';
 import type { Clock } from '../../lib/clock';
 import { notFound } from '../../lib/errors';
@@ -67,7 +67,19 @@ export class InboxStateService {
         },
         this.deps.clock.now(),
       );
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: updated.status }, performedBy);
+      const ids = { conversationId: id, clientId: conversation.clientId };
+      const events: UnstampedEvent[] = [{ name: 'conversation.updated', payload: { ...ids, status: updated.status }, performedBy }];
+      // The public events (docs/events.md): handed to a person, resolved.
+      const escalated = updated.status === 'escalated' && conversation.status !== 'escalated';
+      const takenOver = changes.handledBy === 'human' && conversation.handledBy === 'ai';
+      if (escalated || takenOver) {
+        const reason = escalated ? 'A person escalated the conversation' : 'A person took over the conversation';
+        events.push({ name: 'conversation.escalated', payload: { ...ids, reason }, performedBy });
+      }
+      if (updated.status === 'resolved' && conversation.status !== 'resolved') {
+        events.push({ name: 'conversation.resolved', payload: ids, performedBy });
+      }
+      await this.deps.events.publishMany(trx, events);
     });
   }
 

@@ -27,3 +27,4 @@ export {
 export { InboxStateService, type ConversationChanges } from './inbox-state.service';
 export { sendMessageJob } from './send-message.job';
 export { fetchContactProfileJob } from './fetch-contact-profile.job';
+export { detectLead, type LeadDetection } from './lead-signals';

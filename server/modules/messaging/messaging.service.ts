@@ -17,6 +17,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { fetchContactProfileJob } from './fetch-contact-profile.job';
 import { sendMessageJob } from './send-message.job';
 import { ContactsRepository } from './contacts.repository';
+import { detectLead } from './lead-signals';
 import { MessagingRepository, type StatusChanges } from './messaging.repository';
 import {
   BUSINESS_FIRST_CHANNELS,
@@ -81,6 +82,13 @@ function sendError(error: unknown): unknown {
   return error;
 }
 
+/** The public event's words for an AI hand-off (conversation.escalated). */
+function handOffReason(reason: string | null): string {
+  const text = reason?.trim();
+  if (!text) return 'The AI agent handed the conversation to a person';
+  return `The AI agent handed the conversation to a person: ${text.length > 250 ? `${text.slice(0, 249)}…` : text}`;
+}
+
 function preview(text: string, type: MessageType): string {
   const value = text.trim() || `[${type}]`;
   return value.length > PREVIEW_LENGTH ? `${value.slice(0, PREVIEW_LENGTH - 1)}…` : value;
@@ -122,6 +130,7 @@ export class MessagingService {
     const now = this.deps.clock.now();
     const items = inputs.map(({ contact, message }) => {
       const annotation = annotate(message.text, message.type);
+      const lead = message.type === 'text' ? detectLead(message.text) : null;
       return {
         contactExternalId: contact.externalId,
         contactName: contact.name ?? null,
@@ -135,11 +144,14 @@ export class MessagingService {
         priorityReason: annotation.priorityReason ?? null,
         aiSummary: annotation.aiSummary,
         sentiment: annotation.sentiment,
+        lead: lead && { signals: lead.signals, email: lead.email, phone: lead.phone },
       };
     });
     // The subscribers' jobs (the AI agent's) run here, at once, where a slot is free.
     const local = this.deps.queue.reserve(
-      this.deps.events.jobsFor(['message.created', 'conversation.created', 'conversation.updated', 'conversation.reopened']).map((definition) => ({ definition, n: inputs.length })),
+      this.deps.events
+        .jobsFor(['message.created', 'conversation.created', 'conversation.updated', 'conversation.reopened', 'contact.created', 'lead.qualified'])
+        .map((definition) => ({ definition, n: inputs.length })),
     );
     const input = {
       channelId: channel.id,
@@ -357,7 +369,11 @@ export class MessagingService {
   ): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
       const row = await this.#messages.escalate(trx, conversation.conversationId, conversation.messageId, at, conversation.reason ?? null);
-      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: conversation.conversationId, clientId: conversation.clientId, status: row.status }, performedBy);
+      const ids = { conversationId: conversation.conversationId, clientId: conversation.clientId };
+      await this.deps.events.publishMany(trx, [
+        { name: 'conversation.updated', payload: { ...ids, status: row.status }, performedBy },
+        { name: 'conversation.escalated', payload: { ...ids, reason: handOffReason(conversation.reason ?? null) }, performedBy },
+      ]);
       if (alsoInTransaction) await alsoInTransaction(trx);
     });
   }
@@ -368,7 +384,12 @@ export class MessagingService {
    */
   async nameContact(channel: { id: string; clientId: string }, externalId: string, name: string): Promise<void> {
     const now = this.deps.clock.now();
-    await this.#contacts.upsertName(channel, externalId, name, now);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const contact = await this.#contacts.upsertName(trx, channel, externalId, name, now);
+      if (contact.inserted) {
+        await this.deps.events.publish(trx, 'contact.created', { contactId: contact.id, clientId: channel.clientId, channelId: channel.id }, { kind: 'customer' });
+      }
+    });
   }
 
   /** A contact's ids, for the profile job. */
@@ -555,6 +576,7 @@ export class MessagingService {
     );
     // As in parley_record_inbound: a new contact the platform did not name gets its profile fetched.
     if (inserted && !contact.name && PROFILE_CHANNELS.has(channel.kind)) await this.deps.queue.enqueue(fetchContactProfileJob, { contactId }, { db: trx });
+    if (inserted) await this.deps.events.publish(trx, 'contact.created', { contactId, clientId: channel.clientId, channelId: channel.id }, { kind: 'system' });
     const created = await this.#contacts.insertConversation(trx, { clientId: channel.clientId, channelId: channel.id, contactId, title: contact.name ?? null });
     if (created) return { contactId, conversationId: created.id, conversationCreated: true };
     const existing = await this.#contacts.getConversationId(trx, contactId);

@@ -56,6 +56,7 @@ export const messagingRoutines = defineSqlRoutines({
       v_to_ai boolean;
       v_handled_by text;
       v_contact_created boolean;
+      v_was_lead boolean;
       v_profile_jobs jsonb := '[]'::jsonb;
       v_events jsonb := '[]'::jsonb;
       v_results jsonb := '[]'::jsonb;
@@ -79,6 +80,9 @@ export const messagingRoutines = defineSqlRoutines({
         end if;
         if v_contact is null then
           select c.id into v_contact from contacts c where c.channel_id = v_channel and c.external_id = v_item->>'contactExternalId';
+        elsif v_contact_created then
+          v_events := v_events || jsonb_build_object('name', 'contact.created', 'at', p->>'at', 'performedBy', p->'performedBy',
+            'payload', jsonb_build_object('contactId', v_contact, 'clientId', v_client, 'channelId', v_channel));
         end if;
 
         insert into conversations (client_id, channel_id, contact_id, title)
@@ -88,10 +92,12 @@ export const messagingRoutines = defineSqlRoutines({
         v_conv_created := v_conv is not null;
         v_last := null;
         v_previous := 'active';
+        v_was_lead := false;
         if not v_conv_created then
           -- Locked now (the update below would lock it anyway): the status read here is the one
-          -- the update changes, so exactly one message reopens a resolved conversation.
-          select c.id, c.last_message_at, c.status into v_conv, v_last, v_previous
+          -- the update changes, so exactly one message reopens a resolved conversation (and one
+          -- makes it a lead).
+          select c.id, c.last_message_at, c.status, c.is_lead into v_conv, v_last, v_previous, v_was_lead
           from conversations c where c.contact_id = v_contact for update;
         end if;
         -- A conversation's messages have strictly increasing times, also within one batch.
@@ -149,15 +155,32 @@ export const messagingRoutines = defineSqlRoutines({
         where c.id = v_conv
         returning c.status, c.handled_by into v_status, v_handled_by;
 
+        -- The conversation's event first: a new conversation is announced before its first message.
         v_events := v_events
-          || jsonb_build_object('name', 'message.created', 'at', p->>'at', 'performedBy', p->'performedBy',
-               'payload', jsonb_build_object('messageId', v_msg, 'conversationId', v_conv, 'clientId', v_client,
-                 'channelId', v_channel, 'direction', 'inbound', 'senderType', 'customer'))
           || case when v_conv_created
                then jsonb_build_object('name', 'conversation.created', 'at', p->>'at', 'performedBy', p->'performedBy',
                  'payload', jsonb_build_object('conversationId', v_conv, 'clientId', v_client))
                else jsonb_build_object('name', 'conversation.updated', 'at', p->>'at', 'performedBy', p->'performedBy',
-                 'payload', jsonb_build_object('conversationId', v_conv, 'clientId', v_client, 'status', v_status)) end;
+                 'payload', jsonb_build_object('conversationId', v_conv, 'clientId', v_client, 'status', v_status)) end
+          || jsonb_build_object('name', 'message.created', 'at', p->>'at', 'performedBy', p->'performedBy',
+               'payload', jsonb_build_object('messageId', v_msg, 'conversationId', v_conv, 'clientId', v_client,
+                 'channelId', v_channel, 'direction', 'inbound', 'senderType', 'customer'));
+        -- A lead (item.lead: the signals of messaging/lead-signals.ts): flagged the first time, with
+        -- lead.qualified; later messages fill a missing e-mail or phone and add their signals.
+        if jsonb_typeof(v_item->'lead') = 'object' then
+          update conversations c set
+            is_lead = true,
+            lead_email = coalesce(c.lead_email, v_item->'lead'->>'email'),
+            lead_phone = coalesce(c.lead_phone, v_item->'lead'->>'phone'),
+            lead_signals = (select coalesce(jsonb_agg(distinct s.value order by s.value), '[]'::jsonb)
+              from jsonb_array_elements_text(c.lead_signals || (v_item->'lead'->'signals')) s),
+            lead_at = coalesce(c.lead_at, v_at)
+          where c.id = v_conv;
+          if not v_was_lead then
+            v_events := v_events || jsonb_build_object('name', 'lead.qualified', 'at', p->>'at', 'performedBy', p->'performedBy',
+              'payload', jsonb_build_object('conversationId', v_conv, 'clientId', v_client, 'messageId', v_msg));
+          end if;
+        end if;
         if v_previous = 'resolved' then
           v_events := v_events || jsonb_build_object('name', 'conversation.reopened', 'at', p->>'at', 'performedBy', p->'performedBy',
             'payload', jsonb_build_object('conversationId', v_conv, 'clientId', v_client, 'messageId', v_msg, 'handledBy', v_handled_by));
@@ -194,7 +217,7 @@ export const messagingRoutines = defineSqlRoutines({
       v_events jsonb;
       v_claimed jsonb;
     begin
-      select c.id, c.client_id, c.channel_id, c.last_inbound_at, c.last_message_at, ch.kind, ch.status as channel_status,
+      select c.id, c.client_id, c.channel_id, c.last_inbound_at, c.last_message_at, c.handled_by, ch.kind, ch.status as channel_status,
         to_jsonb(ch) as channel, ct.external_id as recipient
       into v_conv
       from conversations c join channels ch on ch.id = c.channel_id join contacts ct on ct.id = c.contact_id
@@ -262,6 +285,11 @@ export const messagingRoutines = defineSqlRoutines({
             'channelId', v_conv.channel_id, 'direction', 'outbound', 'senderType', v_sender)),
         jsonb_build_object('name', 'conversation.updated', 'at', p->>'at', 'performedBy', p->'performedBy',
           'payload', jsonb_build_object('conversationId', v_conv.id, 'clientId', v_conv.client_id, 'status', v_status)));
+      -- A person replying to a conversation the AI handled takes it over: handed to a person.
+      if v_sender = 'agent' and v_conv.handled_by = 'ai' then
+        v_events := v_events || jsonb_build_object('name', 'conversation.escalated', 'at', p->>'at', 'performedBy', p->'performedBy',
+          'payload', jsonb_build_object('conversationId', v_conv.id, 'clientId', v_conv.client_id, 'reason', 'A person took over by replying'));
+      end if;
       v_claimed := v_claimed || parley_publish(v_events, p->'subscriptions', p->>'eventChannel', p->>'jobChannel', p->'local');
       perform parley_complete_job(p->'completeJob');
       return jsonb_build_object('message', to_jsonb(v_message), 'claimed', v_claimed, 'channel', v_conv.channel, 'recipient', v_conv.recipient);

@@ -191,7 +191,13 @@ export class RealtimeHub {
         return;
       }
       case 'conversation.reopened':
-        // Published with a conversation.updated, which brings the screens the conversation's new state.
+      case 'conversation.escalated':
+      case 'conversation.resolved':
+      case 'lead.qualified':
+        // Published with a conversation.updated (or message.created), which brings the screens the conversation's new state.
+        return;
+      case 'contact.created':
+        // A contact is shown through its conversation.
         return;
       case 'automation.execution.updated':
       case 'automation.message.created': {

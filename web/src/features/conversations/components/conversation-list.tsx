@@ -18,7 +18,7 @@ import type { useConversations } from '../api/find-conversations';
 import { CONVERSATION_TABS, type ConversationListTab } from '../lib/tabs';
 import { priorityText, requestText } from '../lib/understanding';
 import { StatusBadge } from './status-badge';
-import { PriorityReasonInline, SentimentIndicator } from './understanding';
+import { LeadBadge, PriorityReasonInline, SentimentIndicator } from './understanding';
 
 export interface ConversationListProps {
   tab: ConversationListTab;
@@ -109,6 +109,7 @@ function ConversationItem({ conversation, selected, showClient }: { conversation
           ) : null}
           <span className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
             <StatusBadge status={conversation.status} />
+            {conversation.isLead ? <LeadBadge /> : null}
             <SentimentIndicator sentiment={conversation.sentiment} />
             {conversation.priority !== 'low' ? (
               <span className="min-w-0 truncate" data-testid="conversation-priority" title={priorityText(conversation.priority, conversation.priorityReason)}>

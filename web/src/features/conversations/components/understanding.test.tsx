@@ -14,6 +14,10 @@ const conversation = (over: Partial<ConversationView>): ConversationView =>
     request: 'Technical support: “My bike is broken”',
     escalationReason: 'the AI was not confident enough (41%)',
     matchedEntry: { kind: 'faq', id: 'e1', title: 'Can I return a bike?', link: 'https://shop.example/returns' },
+    isLead: false,
+    leadEmail: null,
+    leadPhone: null,
+    leadSignals: [],
     ...over,
   }) as ConversationView;
 
@@ -38,5 +42,23 @@ describe('the thread header’s account of what the agent understood', () => {
     expect(html).toContain('Low priority');
     expect(html).not.toContain('Why escalated');
     expect(html).not.toContain('Answered from');
+  });
+
+  it('shows a lead with what made it one and the details captured, as links', () => {
+    const html = renderToStaticMarkup(
+      <ConversationUnderstanding
+        conversation={conversation({ isLead: true, leadEmail: 'ana@example.com', leadPhone: '+447700900123', leadSignals: ['email', 'phone', 'purchase_intent'] })}
+      />,
+    );
+    expect(html).toContain('>Lead<');
+    expect(html).toContain('The customer shared an e-mail address, shared a phone number, asked about buying.');
+    expect(html).toMatch(/<a [^>]*href="mailto:ana@example.com"[^>]*>.*ana@example.com<\/a>/u);
+    expect(html).toMatch(/<a [^>]*href="tel:\+447700900123"[^>]*>.*\+447700900123<\/a>/u);
+  });
+
+  it('says nothing of a lead when the conversation is not one', () => {
+    const html = renderToStaticMarkup(<ConversationUnderstanding conversation={conversation({})} />);
+    expect(html).not.toContain('lead-badge');
+    expect(html).not.toContain('mailto:');
   });
 });

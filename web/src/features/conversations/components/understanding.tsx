@@ -1,4 +1,4 @@
-import { Frown, Meh, ShieldAlert, Smile } from 'lucide-react';
+import { Frown, Mail, Meh, Phone, ShieldAlert, Smile, Sparkles } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { ConversationView, Priority } from '@common/api/conversations';
 import { KnowledgeSource } from '@/components/knowledge-source';
@@ -29,6 +29,47 @@ export function PriorityReason({ priority, reason }: { priority: Priority; reaso
     <span className="inline-flex min-w-0 flex-wrap items-center gap-1.5" data-testid="priority-reason" aria-label={priorityText(priority, reason)}>
       <Badge variant={PRIORITY_VARIANT[priority]}>{PRIORITY_NAME[priority]}</Badge>
       {reason ? <span className="min-w-0 break-words text-muted-foreground">{reason}</span> : null}
+    </span>
+  );
+}
+
+const LEAD_SIGNAL_TEXT: Record<ConversationView['leadSignals'][number], string> = {
+  email: 'shared an e-mail address',
+  phone: 'shared a phone number',
+  purchase_intent: 'asked about buying',
+};
+
+/** "Lead": the customer shared contact details or showed purchase intent (docs/events.md). */
+export function LeadBadge() {
+  return (
+    <Badge variant="success" className="gap-1" data-testid="lead-badge" title="A lead: the customer shared contact details or showed purchase intent">
+      <Sparkles aria-hidden className="size-3" />
+      Lead
+    </Badge>
+  );
+}
+
+/** What made the conversation a lead, and the details captured, as links. */
+function LeadDetails({ conversation }: { conversation: ConversationView }) {
+  const why = conversation.leadSignals.map((signal) => LEAD_SIGNAL_TEXT[signal]);
+  return (
+    <span className="grid min-w-0 gap-1">
+      <span className="inline-flex min-w-0 flex-wrap items-center gap-1.5">
+        <LeadBadge />
+        {why.length > 0 ? <span className="text-muted-foreground">The customer {why.join(', ')}.</span> : null}
+      </span>
+      {conversation.leadEmail ? (
+        <a className="inline-flex min-w-0 items-center gap-1.5 break-all text-primary underline-offset-4 hover:underline" href={`mailto:${conversation.leadEmail}`} data-testid="lead-email">
+          <Mail aria-hidden className="size-3.5 shrink-0" />
+          {conversation.leadEmail}
+        </a>
+      ) : null}
+      {conversation.leadPhone ? (
+        <a className="inline-flex min-w-0 items-center gap-1.5 break-all text-primary underline-offset-4 hover:underline" href={`tel:${conversation.leadPhone}`} data-testid="lead-phone">
+          <Phone aria-hidden className="size-3.5 shrink-0" />
+          {conversation.leadPhone}
+        </a>
+      ) : null}
     </span>
   );
 }
@@ -68,6 +109,11 @@ export function ConversationUnderstanding({ conversation }: { conversation: Conv
         {entry ? (
           <Row label="Answered from" testId="understanding-entry">
             <KnowledgeSource source={entry} overflow="wrap" />
+          </Row>
+        ) : null}
+        {conversation.isLead ? (
+          <Row label="Lead" testId="understanding-lead">
+            <LeadDetails conversation={conversation} />
           </Row>
         ) : null}
         {escalation ? (

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { defineJob } from '../../jobs/define-job';
+
+/** Who performed a domain event (server/events/domain-events.ts `PerformedBy`). */
+const performedBy = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('customer') }),
+  z.object({ kind: z.literal('user'), userId: z.string() }),
+  z.object({ kind: z.literal('ai') }),
+  z.object({ kind: z.literal('automation'), automationId: z.string() }),
+  z.object({ kind: z.literal('system') }),
+]);
+
+/** The domain events the outbox turns into public events (EventsService.register). */
+export const SOURCE_EVENTS = [
+  'message.created',
+  'message.updated',
+  'conversation.created',
+  'conversation.escalated',
+  'conversation.resolved',
+  'conversation.reopened',
+  'contact.created',
+  'lead.qualified',
+  'automation.execution.updated',
+] as const;
+
+/**
+ * The outbox's materialiser: one domain event (its keys, name and performedBy — the subscription's
+ * `withEvent`) becomes its public event(s). Inserted by `parley_publish` in the transaction of the
+ * change, so it exists exactly when the change committed; EventsService.record stores the event
+ * once (dedupe key) and hands it to the sinks in one transaction that also completes the job.
+ */
+export const recordEventJob = defineJob({
+  name: 'events.record',
+  payload: z.object({
+    event: z.enum(SOURCE_EVENTS),
+    performedBy,
+    at: z.iso.datetime({ offset: true }),
+    conversationId: z.uuid().optional(),
+    messageId: z.uuid().optional(),
+    contactId: z.uuid().optional(),
+    executionId: z.uuid().optional(),
+    reason: z.string().optional(),
+    status: z.string().optional(),
+  }),
+  maxAttempts: 10,
+  backoffMs: 500,
+  maxBackoffMs: 60_000,
+  timeoutMs: 30_000,
+});
