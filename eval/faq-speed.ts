@@ -4,7 +4,8 @@
  * FAQ (after the word vectors are loaded once, which is reported separately) and answers per second
  * on one core over 5,000 CLINC150 `val` questions. Every entry has an answer text of ANSWER_WORDS
  * words (the most the engine reads: model.ts answerEvidence), made of other training questions of
- * its intent, so the figures include the answer evidence at its largest.
+ * its intent, so the figures include the answer evidence at its largest; each FAQ is also measured
+ * without answer texts just before, for comparison in the same conditions.
  *
  *   npx tsx eval/faq-speed.ts
  */
@@ -30,16 +31,21 @@ for (const k of [1, 2, 4, 5]) {
       .split(/\s+/u)
       .slice(0, ANSWER_WORDS)
       .join(' ');
-  const entries = toEntries(faq, answerOf);
-  trainEmbeddedModel(entries); // warm-up (JIT)
-  const runs = 5;
-  t = performance.now();
-  let model = trainEmbeddedModel(entries);
-  for (let i = 1; i < runs; i++) model = trainEmbeddedModel(entries);
-  const trainMs = (performance.now() - t) / runs;
-  for (const q of questions.slice(0, 500)) model.predict(q);
-  t = performance.now();
-  for (const q of questions) model.predict(q);
-  const perSecond = questions.length / ((performance.now() - t) / 1000);
-  console.log(`30 entries × ${k} questions: small-KB path ${model.smallKnowledgeBase}; training ${trainMs.toFixed(0)} ms; ${Math.round(perSecond).toLocaleString('en-US')} answers/s`);
+  // Without answer texts (the version-5 features) and with 40-word ones, one after the other in the same conditions.
+  for (const answers of [false, true]) {
+    const entries = toEntries(faq, answers ? answerOf : undefined);
+    trainEmbeddedModel(entries); // warm-up (JIT)
+    const runs = 5;
+    t = performance.now();
+    let model = trainEmbeddedModel(entries);
+    for (let i = 1; i < runs; i++) model = trainEmbeddedModel(entries);
+    const trainMs = (performance.now() - t) / runs;
+    for (const q of questions.slice(0, 500)) model.predict(q);
+    t = performance.now();
+    for (const q of questions) model.predict(q);
+    const perSecond = questions.length / ((performance.now() - t) / 1000);
+    console.log(
+      `30 entries × ${k} questions, ${answers ? `${ANSWER_WORDS}-word answers` : 'no answer texts'}: small-KB path ${model.smallKnowledgeBase}; training ${trainMs.toFixed(0)} ms; ${Math.round(perSecond).toLocaleString('en-US')} answers/s`,
+    );
+  }
 }

@@ -303,7 +303,7 @@ export function usesFaqScorer(options: EmbeddedTrainOptions, questions: number, 
  * ANSWER_WORDS words (an answer names its topic early; a 4,000-character answer would only add
  * cost and noise), '' for none.
  */
-export const ANSWER_WORDS = 40;
+export const ANSWER_WORDS = 20;
 export function answerEvidence(answer: string): string {
   const words = answer.trim().split(/\s+/u).slice(0, ANSWER_WORDS).join(' ');
   return tokenize(words).length ? words : '';
