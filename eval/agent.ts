@@ -5,7 +5,7 @@
  *   npm run eval:agent                     test sets (the one evaluation per change); writes the doc
  *   npm run eval:agent -- --validation     validation splits carved from training data (for tuning); prints only
  *   npm run eval:agent -- --only=banking,banking10,clinc,faq
- *   npm run eval:agent -- --faq [--episodes=50] [--validation]   only the FAQ-sized protocol (eval/faq.ts);
+ *   npm run eval:agent -- --faq [--episodes=50] [--validation] [--titles=on|off|both]   only the FAQ-sized protocol (eval/faq.ts);
  *                                          --faq=banking or --faq=clinc for one dataset
  *   --episodes=N                           FAQ episodes per setting (default 50); the document is written
  *                                          only with the default number of episodes, or with --write
@@ -41,10 +41,12 @@ interface Args {
   episodes: number;
   /** FAQ-protocol datasets (banking, clinc); undefined = both. */
   faqPools: Set<string> | undefined;
+  /** FAQ protocol: entries with titles as their answer texts ('on'), without ('off'), or both runs ('both', the document's). */
+  titles: 'on' | 'off' | 'both';
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { validation: false, only: undefined, overrides: {}, write: true, forceWrite: false, episodes: FAQ_EPISODES, faqPools: undefined };
+  const args: Args = { validation: false, only: undefined, overrides: {}, write: true, forceWrite: false, episodes: FAQ_EPISODES, faqPools: undefined, titles: 'both' };
   for (const arg of argv) {
     if (arg === '--validation') args.validation = true;
     else if (arg === '--no-write') args.write = false;
@@ -57,7 +59,11 @@ function parseArgs(argv: readonly string[]): Args {
       args.episodes = Number(arg.slice(11));
       if (!Number.isInteger(args.episodes) || args.episodes < 1) throw new Error(`--episodes needs a positive integer, got ${arg.slice(11)}`);
     }
-    else if (arg.startsWith('--only=')) args.only = new Set(arg.slice(7).split(','));
+    else if (arg.startsWith('--titles=')) {
+      const v = arg.slice(9);
+      if (v !== 'on' && v !== 'off' && v !== 'both') throw new Error(`--titles is on, off or both, got ${v}`);
+      args.titles = v;
+    } else if (arg.startsWith('--only=')) args.only = new Set(arg.slice(7).split(','));
     else if (arg.startsWith('--set=')) args.overrides = JSON.parse(arg.slice(6)) as EmbeddedTrainOverrides;
     else throw new Error(`Unknown argument ${arg}`);
   }
@@ -159,15 +165,27 @@ function main(): void {
     }
   }
   let faq: FaqRun | undefined;
+  let faqWithoutTitles: FaqRun | undefined;
   if (want('faq')) {
-    console.log(`\n== FAQ-sized protocol (${args.validation ? 'validation' : 'test'} episodes), ${args.episodes} episodes per setting…`);
-    faq = runFaqProtocol(loadFaqPools(args.validation, args.faqPools), args.episodes, args.validation, args.overrides);
-    console.log(`  ${faq.seconds.toFixed(1)} s in all`);
+    const pools = loadFaqPools(args.validation, args.faqPools);
+    const kind = args.validation ? 'validation' : 'test';
+    if (args.titles !== 'off') {
+      console.log(`\n== FAQ-sized protocol (${kind} episodes, entries with titles), ${args.episodes} episodes per setting…`);
+      faq = runFaqProtocol(pools, args.episodes, args.validation, args.overrides, console.log, true);
+      console.log(`  ${faq.seconds.toFixed(1)} s in all`);
+    }
+    if (args.titles !== 'on') {
+      console.log(`\n== FAQ-sized protocol (${kind} episodes, entries without titles), ${args.episodes} episodes per setting…`);
+      faqWithoutTitles = runFaqProtocol(pools, args.episodes, args.validation, args.overrides, console.log, false);
+      console.log(`  ${faqWithoutTitles.seconds.toFixed(1)} s in all`);
+    }
+    if (!faq) [faq, faqWithoutTitles] = [faqWithoutTitles, undefined];
   }
 
   const list = targets(runs);
   if (runs.length) console.log(`\n${resultsTable(runs).join('\n')}\n\n${targetTable(list).join('\n')}`);
   if (faq) console.log(`\n${faqResultsTable(faq).join('\n')}\n\n${faqHybridLines(faq).join('\n')}\n\n${faqTargetTable(faqTargets(faq)).join('\n')}`);
+  if (faqWithoutTitles) console.log(`\nWithout titles:\n${faqResultsTable(faqWithoutTitles).join('\n')}\n\n${faqTargetTable(faqTargets(faqWithoutTitles)).join('\n')}`);
   const customised = JSON.stringify(options) !== JSON.stringify(DEFAULT_TRAIN_OPTIONS);
   const faqOnly = args.only?.size === 1 && args.only.has('faq') && !args.faqPools;
   const episodesOk = args.episodes === FAQ_EPISODES || args.forceWrite;
@@ -177,14 +195,15 @@ function main(): void {
     customised && 'non-default options',
     !args.write && '--no-write',
     !episodesOk && `${args.episodes} FAQ episodes without --write`,
+    want('faq') && args.titles !== 'both' && `--titles=${args.titles}`,
   ].filter(Boolean);
   if (reasons.length) {
     console.log(`\ndocs/agent-evaluation.md not updated (${reasons.join(', ')}).`);
     return;
   }
   const date = new Date().toISOString().slice(0, 10);
-  if (faqOnly) fs.writeFileSync(DOC, spliceFaqSection(fs.readFileSync(DOC, 'utf8'), faqSection(faq!, date)));
-  else fs.writeFileSync(DOC, document(runs, list, faq!, date));
+  if (faqOnly) fs.writeFileSync(DOC, spliceFaqSection(fs.readFileSync(DOC, 'utf8'), faqSection(faq!, date, faqWithoutTitles)));
+  else fs.writeFileSync(DOC, document(runs, list, faq!, date, faqWithoutTitles));
   console.log(`\nWrote ${path.relative(process.cwd(), DOC)}${faqOnly ? ' (the FAQ-sized section only)' : ''}.`);
 }
 
@@ -211,14 +230,14 @@ function missesSection(list: readonly Target[]): string {
   return ['### Missed targets', '', ...missed.map((t) => `- **${t.name}** (${t.goal}): ${MISS_REASONS[t.name] ?? 'see the method below.'}`)].join('\n');
 }
 
-function document(runs: readonly Run[], list: readonly Target[], faq: FaqRun, date: string): string {
+function document(runs: readonly Run[], list: readonly Target[], faq: FaqRun, date: string, faqWithoutTitles?: FaqRun): string {
   const template = fs.readFileSync(path.join(import.meta.dirname, 'agent-evaluation.template.md'), 'utf8');
   return template
     .replace('{{results}}', resultsTable(runs).join('\n'))
     .replace('{{targets}}', targetTable(list).join('\n'))
     .replace('{{misses}}', missesSection(list))
     .replace('{{options}}', `\`\`\`json\n${JSON.stringify(DEFAULT_TRAIN_OPTIONS, null, 2)}\n\`\`\``)
-    .replace('{{faq}}', () => `${FAQ_BEGIN}\n${faqSection(faq, date)}\n${FAQ_END}`)
+    .replace('{{faq}}', () => `${FAQ_BEGIN}\n${faqSection(faq, date, faqWithoutTitles)}\n${FAQ_END}`)
     .replace('{{date}}', date);
 }
 

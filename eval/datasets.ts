@@ -82,15 +82,19 @@ export function loadClinc150(): Clinc150 {
   };
 }
 
-/** One knowledge entry per label (id = label, answer = "answer:<label>"), questions in dataset order. */
-export function toEntries(examples: readonly Example[]): KnowledgeEntry[] {
+/**
+ * One knowledge entry per label (id = label), questions in dataset order. The answer text is
+ * `answerOf(label)`, by default '' (no answer text: the datasets have none, and an answer naming the
+ * label would hand the small-knowledge-base path, which reads answers as evidence, the label itself).
+ */
+export function toEntries(examples: readonly Example[], answerOf: (label: string) => string = () => ''): KnowledgeEntry[] {
   const byLabel = new Map<string, string[]>();
   for (const { text, label } of examples) {
     let list = byLabel.get(label);
     if (!list) byLabel.set(label, (list = []));
     list.push(text);
   }
-  return [...byLabel].map(([label, questions]) => ({ id: label, questions, answer: `answer:${label}`, link: null }));
+  return [...byLabel].map(([label, questions]) => ({ id: label, questions, answer: answerOf(label), link: null }));
 }
 
 /** A stratified split: `fraction` of each label's examples (seeded shuffle) go to the second part. */

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { carvePerLabel, DATASETS_DIR, type Example } from './datasets';
+import { carvePerLabel, DATASETS_DIR, type Example, toEntries } from './datasets';
 import {
   BANKING_VALIDATION_PER_INTENT,
+  entryTitle,
   type Episode,
   FAQ_BEGIN,
   FAQ_END,
@@ -177,6 +178,24 @@ describe('carvePerLabel', () => {
     for (const n of countByLabel(held).values()) expect(n).toBe(3);
     expect(new Set([...texts(keep), ...texts(held)]).size).toBe(pool.faq.length);
     expect(carvePerLabel(pool.faq, 3, 7)).toEqual([keep, held]);
+  });
+});
+
+describe('entry titles', () => {
+  it("humanise the intent's name, and are the entries' answers only when asked (no label in an answer by default)", () => {
+    expect(entryTitle('card_arrival')).toBe('Card arrival');
+    expect(entryTitle('Refund_not_showing_up')).toBe('Refund not showing up');
+    expect(entryTitle('w2')).toBe('W2');
+    const examples = [
+      { text: 'where is my card', label: 'card_arrival' },
+      { text: 'my card has not come', label: 'card_arrival' },
+      { text: 'what is the rate', label: 'exchange_rate' },
+    ];
+    expect(toEntries(examples).map((e) => e.answer)).toEqual(['', '']);
+    expect(toEntries(examples, entryTitle).map((e) => [e.id, e.answer, e.questions.length])).toEqual([
+      ['card_arrival', 'Card arrival', 2],
+      ['exchange_rate', 'Exchange rate', 1],
+    ]);
   });
 });
 

@@ -103,6 +103,17 @@ export function sampleEpisode(pool: Pick<FaqPool, 'faq' | 'heldOut' | 'outOfScop
   return { seed, intents, faq, paraphrases, otherIntent, outOfScope };
 }
 
+/**
+ * The entry's title in the protocol: the intent's name, humanised ("card_arrival" → "Card arrival"),
+ * given to the engine as the entry's answer text. It stands in for what a business writes beside its
+ * example questions (the answer, which names its topic; the datasets have no answers), so it is
+ * short, and it is the same for every episode; it never contains a customer's question.
+ */
+export function entryTitle(label: string): string {
+  const words = label.replace(/_/gu, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 export type Predict = (text: string) => { entryId: string; confidence: number } | null;
 
 export interface EpisodeScore {
@@ -269,6 +280,8 @@ export function loadFaqPools(validation: boolean, only?: ReadonlySet<string>): F
 
 export interface FaqRun {
   validation: boolean;
+  /** Whether the entries had titles (entryTitle) as their answer texts. */
+  titles: boolean;
   episodes: number;
   pools: FaqPool[];
   settings: FaqSetting[];
@@ -276,7 +289,14 @@ export interface FaqRun {
 }
 
 /** Seeds 1 … episodes, the same for every pool and k. */
-export function runFaqProtocol(pools: FaqPool[], episodes: number, validation: boolean, overrides: EmbeddedTrainOverrides, log: (line: string) => void = console.log): FaqRun {
+export function runFaqProtocol(
+  pools: FaqPool[],
+  episodes: number,
+  validation: boolean,
+  overrides: EmbeddedTrainOverrides,
+  log: (line: string) => void = console.log,
+  titles = true,
+): FaqRun {
   const started = performance.now();
   const settings: FaqSetting[] = [];
   for (const pool of pools) {
@@ -287,7 +307,7 @@ export function runFaqProtocol(pools: FaqPool[], episodes: number, validation: b
       for (let seed = 1; seed <= episodes; seed++) {
         const episode = sampleEpisode(pool, seed, { intents: FAQ_INTENTS, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
         const t0 = performance.now();
-        const model = trainEmbeddedModel(toEntries(episode.faq), overrides);
+        const model = trainEmbeddedModel(toEntries(episode.faq, titles ? entryTitle : undefined), overrides);
         trainMs.push(performance.now() - t0);
         scores.push(scoreEpisode((text) => model.predict(text), episode));
       }
@@ -300,7 +320,7 @@ export function runFaqProtocol(pools: FaqPool[], episodes: number, validation: b
       );
     }
   }
-  return { validation, episodes, pools, settings, seconds: (performance.now() - started) / 1000 };
+  return { validation, titles, episodes, pools, settings, seconds: (performance.now() - started) / 1000 };
 }
 
 /** "81.5 ± 3.2" (per cent, mean ± standard deviation over episodes). */
@@ -406,7 +426,7 @@ export function faqTargetTable(list: readonly FaqTarget[]): string[] {
 }
 
 /** The generated part of the document's "FAQ-sized knowledge bases" section. */
-export function faqSection(run: FaqRun, date: string): string {
+export function faqSection(run: FaqRun, date: string, withoutTitles?: FaqRun): string {
   const list = faqTargets(run);
   const missed = list.filter((t) => !t.ok).length;
   const pools = run.pools
@@ -415,8 +435,27 @@ export function faqSection(run: FaqRun, date: string): string {
       return `${p.name}: FAQ from ${p.splits.faq}, paraphrases and other intents from ${p.splits.heldOut}, out-of-scope from ${p.splits.outOfScope}; per episode ${s.paraphrases.min === s.paraphrases.max ? s.paraphrases.min : `${s.paraphrases.min}–${s.paraphrases.max}`} paraphrases, ${s.otherIntent} other-intent and ${s.outOfScope} out-of-scope questions`;
     })
     .join('. ');
+  const titled = run.titles
+    ? 'Each entry has a **title**, its intent\'s name humanised ("card_arrival" → "Card arrival"), given to the engine as the entry\'s answer text: the stand-in for the answer a business writes beside its example questions (the datasets have none; see "Entry titles" above). The same episodes without titles follow the targets.'
+    : 'The entries have example questions only (no title or answer text).';
+  const without = withoutTitles
+    ? [
+        '',
+        `### The same episodes without titles (example questions only, ${withoutTitles.seconds.toFixed(0)} s)`,
+        '',
+        'What the titles contribute: the same seeds, FAQs and questions, with each entry\'s answer text empty (the engine then has the example questions alone, as before version 6 read answers).',
+        '',
+        ...faqResultsTable(withoutTitles),
+        '',
+        ...faqTargetTable(faqTargets(withoutTitles)),
+        '',
+        `${faqTargets(withoutTitles).filter((t) => !t.ok).length} of ${faqTargets(withoutTitles).length} targets missed without titles.`,
+      ]
+    : [];
   return [
     `Last run: ${date}, ${run.validation ? 'validation' : 'test'} episodes, **${run.episodes} episodes per setting** (seeds 1–${run.episodes}), ${run.seconds.toFixed(0)} s in all. ${pools}.`,
+    '',
+    titled,
     '',
     'Cells are mean ± standard deviation over the episodes, in per cent. *Error* is among the answered paraphrases, pooled over all episodes (an episode that answers nothing has no error rate of its own); *handed off* is the share of the unanswerable questions (other intents and out-of-scope together) below the threshold.',
     '',
@@ -431,8 +470,9 @@ export function faqSection(run: FaqRun, date: string): string {
     ...faqTargetTable(list),
     '',
     missed
-      ? `${missed} of ${list.length} targets missed. The engine answers these knowledge bases (under 6 questions per entry) with the small-knowledge-base path (model format v5, see Model and "Small knowledge bases" under Tuning, which also gives the baseline before it and why the missed targets are missed).`
+      ? `${missed} of ${list.length} targets missed. The engine answers these knowledge bases (under 6 questions per entry) with the small-knowledge-base path (model format v6, see Model and "Small knowledge bases" under Tuning, which also gives the baseline before it and why the missed targets are missed).`
       : 'Every target is met.',
+    ...without,
   ].join('\n');
 }
 

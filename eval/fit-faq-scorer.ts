@@ -17,6 +17,9 @@
  *      CONFIDENCE_FEATURES, on the paraphrases (right or wrong) and the unanswerable questions
  *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total;
  *   3. the slope above the default threshold (SLOPES), on the paraphrases alone.
+ * Every episode's entries have titles (eval/faq.ts entryTitle) as their answer texts, and every
+ * fit question is used twice, with the answer features and with them at 0 (the same knowledge base
+ * without answer texts), so one set of constants serves knowledge bases with and without them.
  * The same with the word-vector features zeroed gives FAQ_WEIGHTS_NO_VECTORS. Check: seeds 1 … check-episodes
  * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k; with
  * --other-shape-episodes=N also seeds 301 … 300 + N of the other shapes (never fitted on).
@@ -41,19 +44,22 @@ import {
   rankEntries,
   type RankingSample,
   topTwo,
+  ANSWER_FEATURES,
   VECTOR_FEATURES,
   VECTOR_STATS,
 } from '../server/modules/agents/engines/embedded/faq-scorer';
 import { trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { toEntries } from './datasets';
-import { FAQ_INTENTS, FAQ_KS, FAQ_OTHER_INTENT, FAQ_OUT_OF_SCOPE, loadFaqPools, sampleEpisode } from './faq';
+import { entryTitle, FAQ_INTENTS, FAQ_KS, FAQ_OTHER_INTENT, FAQ_OUT_OF_SCOPE, loadFaqPools, sampleEpisode } from './faq';
 
 /** Total weight of the unanswerable questions in the confidence fit, as a share of the paraphrases'. */
-const UNANSWERABLE_SHARE = Number(process.env.UNANSWERABLE_SHARE ?? 0.2);
+const UNANSWERABLE_SHARE = Number(process.env.UNANSWERABLE_SHARE ?? 0.25);
 /** Other shares to report on the check episodes (comma-separated), for choosing UNANSWERABLE_SHARE. */
 const TRY_SHARES = (process.env.TRY_SHARES ?? '').split(',').filter(Boolean).map(Number);
 /** Which of the confidence's slopes around the pivot are fitted (FaqScorerWeights.slopes): 'off', 'above' or 'both'. */
 const SLOPES = process.env.SLOPES ?? 'above';
+/** Which knowledge bases the constants are fitted on: with titles as answer texts, without, or 'both' (each fit episode twice). */
+const TITLES = process.env.TITLES ?? 'both';
 const RANK_L2 = 1;
 const CONFIDENCE_L2 = 1;
 
@@ -95,7 +101,8 @@ function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly 
     for (const seed of seeds) {
       for (const { intents, k } of shapesOf(seed)) {
         const episode = sampleEpisode(pool, seed, { intents, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
-        const model = trainEmbeddedModel(toEntries(episode.faq));
+        // With titles (eval/faq.ts entryTitle) as the answer texts; withoutAnswers() gives the same episode without them.
+        const model = trainEmbeddedModel(toEntries(episode.faq, entryTitle));
         if (!model.smallKnowledgeBase) throw new Error('the FAQ episode did not take the small-knowledge-base path');
         const index = new Map(model.labels.map((label, i) => [label, i]));
         const knowledgeBase = model.knowledgeBaseStats!;
@@ -108,6 +115,18 @@ function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly 
     console.error(`  collected ${pool.id}, ${episodes} episodes (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
   return out;
+}
+
+/**
+ * The same questions with the entries' answer texts empty: the answer features at 0 and every other
+ * feature unchanged (none of them reads the answers: faq-scorer.ts ANSWER_FEATURES).
+ */
+function withoutAnswers(samples: readonly Collected[]): Collected[] {
+  return samples.map((s) => {
+    const features = Float64Array.from(s.features);
+    for (let c = 0; c < features.length / F; c++) for (const j of ANSWER_FEATURES) features[c * F + j] = 0;
+    return { ...s, features };
+  });
 }
 
 function withoutVectors(samples: readonly Collected[]): Collected[] {
@@ -241,15 +260,20 @@ function main(): void {
   // Other shapes on other seeds (never fitted on): does the confidence hold for them too?
   const otherShapes = argOf('other-shape-episodes', 0);
   const otherSet = otherShapes > 0 ? collect(Array.from({ length: otherShapes }, (_, i) => 301 + i), (seed) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!]) : [];
-  const withVectors = fit(fitSet);
-  const noVectors = fit(withoutVectors(fitSet));
+  // Knowledge bases with and without answer texts, one set of constants for both.
+  const bothSet = TITLES === 'both' ? [...fitSet, ...withoutAnswers(fitSet)] : TITLES === 'off' ? withoutAnswers(fitSet) : fitSet;
+  const withVectors = fit(bothSet);
+  const noVectors = fit(withoutVectors(bothSet));
   console.log(`rank (with vectors): ${round(withVectors.rank)}; confidence: ${round(withVectors.confidence)}; slopes: ${round(withVectors.slopes)}`);
   console.log(`rank (no vectors): ${round(noVectors.rank)}; confidence: ${round(noVectors.confidence)}; slopes: ${round(noVectors.slopes)}`);
   if (checkSet.length) {
-    report(checkSet, FAQ_WEIGHTS, 'Check episodes, the constants in the code now');
-    report(checkSet, withVectors, `Check episodes, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
-    for (const share of TRY_SHARES) report(checkSet, fit(fitSet, share, withVectors.rank), `Check episodes, unanswerable share ${share}`);
-    report(withoutVectors(checkSet), noVectors, 'Check episodes, the new fit without word vectors');
+    report(checkSet, FAQ_WEIGHTS, 'Check episodes with titles, the constants in the code now');
+    report(withoutAnswers(checkSet), FAQ_WEIGHTS, 'Check episodes without titles, the constants in the code now');
+    report(checkSet, withVectors, `Check episodes with titles, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
+    report(withoutAnswers(checkSet), withVectors, `Check episodes without titles, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
+    for (const share of TRY_SHARES) report(checkSet, fit(bothSet, share, withVectors.rank), `Check episodes with titles, unanswerable share ${share}`);
+    report(withoutVectors(checkSet), noVectors, 'Check episodes with titles, the new fit without word vectors');
+    report(withoutVectors(withoutAnswers(checkSet)), noVectors, 'Check episodes without titles, the new fit without word vectors');
   }
   if (otherSet.length) {
     report(otherSet, FAQ_WEIGHTS, 'Episodes of other shapes (seeds 301–), the constants in the code now');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SHOP_FAQ, SHOP_PARAPHRASES } from './faq-fixture';
 import {
+  ANSWER_FEATURES,
   confidenceInputs,
   confidenceOfLogit,
   F,
@@ -18,9 +19,10 @@ import {
   VECTOR_FEATURES,
   VECTOR_STATS,
 } from './faq-scorer';
-import { loadEmbeddedModel, resolveTrainOptions, trainEmbeddedModel, usesFaqScorer } from './model';
+import { ANSWER_WORDS, answerEvidence, loadEmbeddedModel, resolveTrainOptions, trainEmbeddedModel, usesFaqScorer } from './model';
 import { createRandom } from './random';
 import { QuantizedWordVectors } from './word-vectors';
+import { BIKE_SHOP_FAQ, BIKE_SHOP_PARAPHRASES } from '../../../../../test/fixtures/bike-shop-faq';
 
 describe('faq-scorer fitting', () => {
   it('solves small linear systems', () => {
@@ -119,6 +121,8 @@ describe('faq-scorer fitting', () => {
     expect(x[15]).toBeCloseTo(-(0.1 * Math.log(0.1) + 0.6 * Math.log(0.6) + 0.3 * Math.log(0.3)), 12);
     expect(x.slice(16, 19)).toEqual([2.05, 2.03, 2.01]);
     expect(x[21]).toBeCloseTo(1.05 * Math.log(4), 12);
+    // The top entry's answer-text features: TF-IDF cosine, soft coverage, words of its answer alone.
+    expect(x.slice(22, 25)).toEqual([1.11, 1.13, 1.15]);
     expect(x[G - 1]).toBe(1);
     // One entry: no ranking information and no runner-up.
     const single = confidenceInputs(features.slice(0, F), Float64Array.from([0]), Float64Array.from([1]), 0, -1, 1, kb);
@@ -251,9 +255,58 @@ describe('the small-knowledge-base path', () => {
     expect(a[3]).toBeGreaterThan(0);
   });
 
-  it('stores format v5 with the scorer and its vectors, and round-trips to identical predictions', () => {
-    const json = JSON.parse(JSON.stringify(model)) as { format: string; scorer: { kind: string; wordVectors: string | null }; linear: { kind: string } };
-    expect(json.format).toBe('parley.embedded.v5');
+  it("reads the entries' answer texts as evidence (ANSWER_FEATURES), and leaves every other feature as it is without them", () => {
+    const blank = trainEmbeddedModel(
+      SHOP_FAQ.map((e) => ({ ...e, answer: '' })),
+      {},
+      { wordVectors: vectors },
+    );
+    expect(model.answers).toEqual(SHOP_FAQ.map((e) => answerEvidence(e.answer)));
+    expect(blank.answers.every((a) => a === '')).toBe(true);
+    // "mastercard" is a word of the payment entry's answer alone, in none of the example questions.
+    const question = 'mastercard?';
+    const withAnswers = model.entryFeatures(question)!;
+    const without = blank.entryFeatures(question)!;
+    const payment = model.labels.indexOf('payment');
+    expect(withAnswers[payment * F + 11]).toBeGreaterThan(0);
+    expect(withAnswers[payment * F + 15]).toBeGreaterThan(0);
+    for (let c = 0; c < model.labels.length; c++) {
+      if (c !== payment) expect(withAnswers[c * F + 15]).toBe(0);
+      for (let j = 0; j < F; j++) {
+        if ((ANSWER_FEATURES as readonly number[]).includes(j)) expect(without[c * F + j]).toBe(0);
+        else expect(withAnswers[c * F + j], `feature ${j}`).toBe(without[c * F + j]);
+      }
+    }
+    expect(model.knowledgeBaseStats).toEqual(blank.knowledgeBaseStats);
+    // The answers are in the fingerprint (an edited answer is a different model).
+    expect(model.fingerprint).not.toBe(blank.fingerprint);
+  });
+
+  it("answers more of a real FAQ's paraphrases at 0.8 with its answers than without, never wrongly (the bike shop, the packaged word vectors)", () => {
+    const entries = BIKE_SHOP_FAQ.map((e, i) => ({ id: String(i), questions: e.questions, answer: e.answer, link: null }));
+    const answered = (answers: boolean) => {
+      const m = trainEmbeddedModel(answers ? entries : entries.map((e) => ({ ...e, answer: '' })));
+      const sure = BIKE_SHOP_PARAPHRASES.map(({ entry, text }) => ({ entry, p: m.predict(text)! })).filter(({ p }) => p.confidence >= 0.8);
+      expect(sure.filter(({ entry, p }) => p.entryId !== String(entry))).toEqual([]);
+      return sure.length;
+    };
+    const withAnswers = answered(true);
+    expect(withAnswers).toBeGreaterThan(answered(false));
+    expect(withAnswers).toBeGreaterThanOrEqual(13);
+  });
+
+  it(`reads an answer's first ${ANSWER_WORDS} words only`, () => {
+    const long = Array.from({ length: 100 }, (_, i) => `word${i}`).join(' ');
+    expect(answerEvidence(long).split(' ')).toHaveLength(ANSWER_WORDS);
+    expect(answerEvidence('  Nine to five.  ')).toBe('Nine to five.');
+    expect(answerEvidence('')).toBe('');
+    expect(answerEvidence(' … ')).toBe('');
+  });
+
+  it('stores format v6 with the scorer, its vectors and the answers, and round-trips to identical predictions', () => {
+    const json = JSON.parse(JSON.stringify(model)) as { format: string; scorer: { kind: string; wordVectors: string | null }; linear: { kind: string }; answers?: string[] };
+    expect(json.format).toBe('parley.embedded.v6');
+    expect(json.answers).toEqual(model.answers);
     expect(json.scorer).toEqual({ kind: 'faq', wordVectors: 'fake-vectors@1' });
     expect(json.linear.kind).toBe('softmax');
     const loaded = loadEmbeddedModel(JSON.parse(JSON.stringify(json)), { wordVectors: vectors });
@@ -263,6 +316,20 @@ describe('the small-knowledge-base path', () => {
     const plain = JSON.parse(JSON.stringify(withoutVectors)) as typeof json;
     expect(plain.scorer).toEqual({ kind: 'faq', wordVectors: null });
     expect(loadEmbeddedModel(plain, { wordVectors: null }).predict('when do you open')).toEqual(withoutVectors.predict('when do you open'));
+  });
+
+  it('loads v5 models (no answers stored) as a knowledge base without answer texts', () => {
+    const blank = trainEmbeddedModel(
+      SHOP_FAQ.map((e) => ({ ...e, answer: '' })),
+      {},
+      { wordVectors: vectors },
+    );
+    const v5 = JSON.parse(JSON.stringify(model)) as Record<string, unknown>;
+    v5.format = 'parley.embedded.v5';
+    delete v5.answers;
+    const loaded = loadEmbeddedModel(v5, { wordVectors: vectors });
+    expect(loaded.answers.every((a) => a === '')).toBe(true);
+    for (const { question } of SHOP_PARAPHRASES) expect(loaded.predict(question)).toEqual(blank.predict(question));
   });
 
   it('has older softmax models retrained (they would miss the small-knowledge-base path)', () => {

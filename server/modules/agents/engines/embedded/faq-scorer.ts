@@ -34,7 +34,8 @@
  * Both weight vectors are constants fitted by `npx tsx eval/fit-faq-scorer.ts` on the FAQ-sized
  * protocol's VALIDATION episodes only (eval/faq.ts: BANKING77 paraphrases carved from train.csv,
  * CLINC150 `val` / `oos_val`; never a test split); that script prints them and re-running it
- * reproduces them. A second set is fitted with the word-vector features zeroed, for processes
+ * reproduces them. The entries' answer texts are evidence too (ANSWER_FEATURES, model format v6).
+ * A second set is fitted with the word-vector features zeroed, for processes
  * without the vectors (PARLEY_WORD_VECTORS=off, or the package missing).
  */
 import { type LinearModel, linearScores } from './linear';
@@ -54,9 +55,21 @@ export const ENTRY_FEATURES = [
   'exact coverage of the best-covered example question by the question',
   'soft coverage of the question by this entry beyond the best other entry',
   'exact coverage of the question by words of this entry alone',
+  "answer text: TF-IDF cosine between the question and the entry's answer",
+  "answer text: word-vector cosine between the question and the entry's answer",
+  "answer text: soft coverage of the question by the answer's words",
+  "answer text: soft coverage of the question by this entry's answer beyond the best other entry's answer",
+  "answer text: exact coverage of the question by words of this entry's answer alone",
 ] as const;
 /** The features that need word vectors (0 without them). */
-export const VECTOR_FEATURES = [3, 4, 5, 6, 9] as const;
+export const VECTOR_FEATURES = [3, 4, 5, 6, 9, 12, 13, 14] as const;
+/**
+ * The features from the entries' answer texts (0 for an entry without one). The question features
+ * do not depend on the answers (the softmax, the idf and the knowledge-base statistics come from
+ * the example questions alone), so a knowledge base without answer texts has exactly the other
+ * features and these at 0: one set of constants, fitted on both, serves both.
+ */
+export const ANSWER_FEATURES = [11, 12, 13, 14, 15] as const;
 export const CONFIDENCE_FEATURES = [
   'log-odds of the ranking probability',
   'score margin over the runner-up',
@@ -80,6 +93,9 @@ export const CONFIDENCE_FEATURES = [
   'TF-IDF max cosine × ln questions per entry',
   'word-vector max cosine × ln questions per entry',
   'soft coverage of the question × ln questions per entry',
+  'answer text: TF-IDF cosine of the top entry',
+  'answer text: soft coverage of the question by the top entry',
+  'answer text: exact coverage by words of the top entry alone',
   'bias',
 ] as const;
 /**
@@ -115,20 +131,20 @@ export interface FaqScorerWeights {
 
 /**
  * Fitted by `npx tsx eval/fit-faq-scorer.ts --write` (validation episodes of BANKING77 and CLINC150: seeds 101–125 with 15
- * entries, k = 1, 2, 4, and seeds 201–245 of 8 / 15 / 30 entries with 1–5 questions; unanswerable share 0.2; see that
- * script and docs/agent-evaluation.md). Do not edit by hand.
+ * entries, k = 1, 2, 4, and seeds 201–245 of 8 / 15 / 30 entries with 1–5 questions, each with the entries' titles as
+ * answer texts and again without; unanswerable share 0.25; see that script and docs/agent-evaluation.md). Do not edit by hand.
  */
 // fitted:begin
 export const FAQ_WEIGHTS: FaqScorerWeights = {
-  rank: [2.911, -2.7692, 4.4955, 5.1346, 3.097, 4.333, 3.0534, -3.5458, 0.74416, 23.852, -3.8444],
-  confidence: [1.8274, 0.17281, 0.098724, 1.219, 0.96649, 0.41748, -0.764, 0.056432, -2.0955, 1.1441, 1.6152, -3.5473, -0.19919, 0.62169, -1.8909, -0.58283, -1.0358, 0.55883, 1.1926, -0.51742, 0.73106, 1.7085, 0.24466],
-  slopes: [1, 1.3123],
+  rank: [2.706, -2.085, 2.2489, 5.5647, 2.3126, 3.2657, 2.6339, -2.696, 0.89009, 23.921, -4.1046, 9.2864, 2.3274, -1.3381, 12.104, 0.87904],
+  confidence: [1.1991, 0.21781, 0.35078, 0.98403, 1.1972, 0.40943, -0.80725, 0.014979, -2.7211, 1.8696, 3.5176, -4.2279, 0.19929, 0.3232, -1.3327, -0.88007, -1.199, 0.57791, 1.1917, -0.16252, 1.2947, 1.8367, 0.19725, -1.0697, 0.79633, 0.038246],
+  slopes: [1, 1.5373],
 };
 /** The same fit with the word-vector features zeroed (no vectors in this process). */
 export const FAQ_WEIGHTS_NO_VECTORS: FaqScorerWeights = {
-  rank: [3.1672, -2.7195, 8.3915, 0, 0, 0, 0, -0.8225, 0.44703, 0, 3.4077],
-  confidence: [0.40662, 0.20852, -0.45999, 0, 0, 0, -0.65018, 0.028034, -0.34423, -1.8773, 0, 0, 1.2871, 0, 0, -0.50602, 0, 0, 1.9399, 0.53147, 0, 0, 0.46664],
-  slopes: [1, 1.1756],
+  rank: [2.9503, -1.9311, 5.5931, 0, 0, 0, 0, -0.32737, 0.58791, 0, 3.0711, 10.005, 0, 0, 0, 8.2198],
+  confidence: [0.30512, 0.27665, -1.8526, 0, 0, 0, -0.62664, -0.067615, -0.80157, -0.76423, 0, 0, 0.85159, 0, 0, -0.75275, 0, 0, 3.0099, 2.2383, 0, 0, -1.8868, 0, -1.44, 0.85173],
+  slopes: [1, 1.4143],
 };
 // fitted:end
 
@@ -188,6 +204,9 @@ export function confidenceInputs(
     at(entry, 1) * lnQuestions,
     at(entry, 3) * lnQuestions,
     at(entry, 5) * lnQuestions,
+    at(entry, 11),
+    at(entry, 13),
+    at(entry, 15),
     1,
   ];
 }
@@ -249,6 +268,12 @@ export class FaqScorer {
   /** Per entry, its distinct words (indices into `words`); per example question, the same, by entry. */
   private readonly entryWords: Int32Array[] = [];
   private readonly questionWords: Int32Array[][] = [];
+  /** Per entry, the distinct words of its answer text (indices into `words`; empty without one). */
+  private readonly answerWords: Int32Array[] = [];
+  /** Per entry, its answer's TF-IDF vector and pooled word vectors (null without an answer text). */
+  private readonly answerVectors: (SparseVector | null)[];
+  private readonly answerDense: (Float32Array | null)[];
+  private readonly hasAnswers: boolean;
   private readonly documents: number;
   private readonly wordMemo = new Map<string, Float32Array | null>();
   /** KNOWLEDGE_BASE_STATS, computed from the example questions when the scorer is built. */
@@ -263,6 +288,12 @@ export class FaqScorer {
     private readonly dense: DenseFeaturizer | null,
     /** The word vectors behind `dense` (the same or both null). */
     private readonly vectors: WordVectors | null,
+    /**
+     * Per entry, its answer text and that text's TF-IDF vector (the same vectorizer), or '' / null:
+     * extra evidence (ANSWER_FEATURES), never a phrasing of the entry (no idf, statistic or softmax
+     * row comes from it).
+     */
+    answers: readonly { text: string; vector: SparseVector | null }[] = [],
     private readonly weights: FaqScorerWeights = dense ? FAQ_WEIGHTS : FAQ_WEIGHTS_NO_VECTORS,
   ) {
     this.classes = examplesByClass.length;
@@ -304,6 +335,26 @@ export class FaqScorer {
       this.questionWords.push(perQuestion);
     }
     for (const [s, n] of df) this.stemIdf.set(s, Math.log((1 + this.documents) / (1 + n)) + 1);
+    // The answers' words join the word list (for the soft matching) but not the idf or the entries' words.
+    this.answerVectors = [];
+    this.answerDense = [];
+    for (let c = 0; c < this.classes; c++) {
+      const answer = answers[c];
+      const tokens = answer && answer.vector ? [...new Set(tokenize(answer.text))] : [];
+      const ids = tokens.map((token) => {
+        let i = index.get(token);
+        if (i === undefined) {
+          index.set(token, (i = this.words.length));
+          this.words.push(token);
+          this.wordStems.push(stem(token));
+        }
+        return i;
+      });
+      this.answerWords.push(Int32Array.from(ids));
+      this.answerVectors.push(tokens.length ? answer!.vector : null);
+      this.answerDense.push(tokens.length && dense ? dense.transform(answer!.text) : null);
+    }
+    this.hasAnswers = this.answerVectors.some((v) => v !== null);
     const D = vectors ? vectors.dimension : 0;
     this.wordUnits = new Float32Array(this.words.length * D);
     this.hasUnit = new Uint8Array(this.words.length);
@@ -498,6 +549,51 @@ export class FaqScorer {
       out[c * F + 7] = hard / total;
       out[c * F + 8] = reverseHard;
     }
+    if (this.hasAnswers) this.answerCoverage(Q, V, idf, total, match, exact, out);
+  }
+
+  /** ANSWER_FEATURES 13–15: the question's words covered by each entry's answer words, plain, beyond the best other answer (soft), and by words of that answer alone (exact). */
+  private answerCoverage(Q: number, V: number, idf: readonly number[], total: number, match: Float32Array, exact: Uint8Array, out: Float64Array): void {
+    const C = this.classes;
+    const best = new Float64Array(C * Q);
+    const hits = new Uint8Array(C * Q);
+    const first = new Float64Array(Q);
+    const second = new Float64Array(Q);
+    const hitCount = new Int32Array(Q);
+    for (let c = 0; c < C; c++) {
+      const own = this.answerWords[c]!;
+      for (let q = 0; q < Q; q++) {
+        let b = 0;
+        let hit = 0;
+        for (const w of own) {
+          const m = match[q * V + w]!;
+          if (m > b) b = m;
+          if (exact[q * V + w]) hit = 1;
+        }
+        best[c * Q + q] = b;
+        hits[c * Q + q] = hit;
+        if (b > first[q]!) {
+          second[q] = first[q]!;
+          first[q] = b;
+        } else if (b > second[q]!) second[q] = b;
+        hitCount[q]! += hit;
+      }
+    }
+    for (let c = 0; c < C; c++) {
+      if (!this.answerWords[c]!.length) continue;
+      let soft = 0;
+      let beyond = 0;
+      let alone = 0;
+      for (let q = 0; q < Q; q++) {
+        const b = best[c * Q + q]!;
+        soft += idf[q]! * b;
+        if (b >= first[q]!) beyond += idf[q]! * (b - second[q]!);
+        if (hits[c * Q + q] && hitCount[q] === 1) alone += idf[q]!;
+      }
+      out[c * F + 13] = this.vectors ? soft / total : 0;
+      out[c * F + 14] = this.vectors ? beyond / total : 0;
+      out[c * F + 15] = alone / total;
+    }
   }
 
   /** ENTRY_FEATURES of every entry for one question, entry-major (entries × F). */
@@ -547,6 +643,18 @@ export class FaqScorer {
       out[c * F + 2] = total / n;
       out[c * F + 3] = q ? Math.max(0, bestDense) : 0;
       out[c * F + 4] = q ? totalDense / n : 0;
+      const answer = this.answerVectors[c];
+      if (answer) {
+        let dot = 0;
+        for (let k = 0; k < answer.indices.length; k++) dot += answer.values[k]! * scratch[answer.indices[k]!]!;
+        out[c * F + 11] = dot;
+        const answerDense = this.answerDense[c];
+        if (q && answerDense) {
+          let d = 0;
+          for (let j = 0; j < D; j++) d += q[j]! * answerDense[j]!;
+          out[c * F + 12] = Math.max(0, d);
+        }
+      }
     }
     for (let k = 0; k < x.indices.length; k++) scratch[x.indices[k]!] = 0;
     this.coverage(text, out);

@@ -140,7 +140,7 @@ describe('embedded model', () => {
     });
 
     it('store the vectors id and the dense weights after the vectorizer dimensions, and round-trip to identical predictions', () => {
-      expect(json.format).toBe('parley.embedded.v5');
+      expect(json.format).toBe('parley.embedded.v6');
       expect(json.linear.wordVectors).toBe('fake-vectors@1');
       const sparse = (Buffer.from(json.vectorizer.wordKeys, 'base64').length + Buffer.from(json.vectorizer.charKeys, 'base64').length) / 4;
       expect(Buffer.from(json.linear.weights, 'base64').length / 4).toBe((sparse + POOLS * D) * topics.length);

@@ -298,8 +298,19 @@ export function usesFaqScorer(options: EmbeddedTrainOptions, questions: number, 
   return options.classifier === 'auto' && options.faq !== null && entries >= 2 && questions / entries < options.faq.belowQuestionsPerEntry;
 }
 
-/** The similarity scorer over a trained softmax classifier and its training questions (fitted on those alone). */
-function faqScorerOf(classifier: Classifier, items: readonly Labelled[], classes: number, features: FeatureCache, vectors: WordVectors | null): FaqScorer {
+/**
+ * The part of an entry's answer the small-knowledge-base path reads as evidence: its first
+ * ANSWER_WORDS words (an answer names its topic early; a 4,000-character answer would only add
+ * cost and noise), '' for none.
+ */
+export const ANSWER_WORDS = 20;
+export function answerEvidence(answer: string): string {
+  const words = answer.trim().split(/\s+/u).slice(0, ANSWER_WORDS).join(' ');
+  return tokenize(words).length ? words : '';
+}
+
+/** The similarity scorer over a trained softmax classifier and its training questions (fitted on those alone), with the entries' answer texts as extra evidence. */
+function faqScorerOf(classifier: Classifier, items: readonly Labelled[], classes: number, features: FeatureCache, vectors: WordVectors | null, answers: readonly string[]): FaqScorer {
   const examples: SparseVector[][] = Array.from({ length: classes }, () => []);
   const texts: string[][] = Array.from({ length: classes }, () => []);
   for (const item of items) {
@@ -307,7 +318,11 @@ function faqScorerOf(classifier: Classifier, items: readonly Labelled[], classes
     texts[item.label]!.push(item.text);
   }
   const dense = vectors ? DenseFeaturizer.fit(vectors, items.map((item) => item.text), 1) : null;
-  return new FaqScorer(classifier.vectorizer, classifier.linear, examples, texts, dense, dense ? vectors : null);
+  const evidence = Array.from({ length: classes }, (_, c) => {
+    const text = answerEvidence(answers[c] ?? '');
+    return { text, vector: text ? classifier.vectorizer.transformCounts(features.get(text)) : null };
+  });
+  return new FaqScorer(classifier.vectorizer, classifier.linear, examples, texts, dense, dense ? vectors : null, evidence);
 }
 
 /** The classifier `options.classifier` asks for; 'auto' decides by the mean number of questions per entry. */
@@ -437,6 +452,7 @@ function heldOutSamples(
   features: FeatureCache,
   vectors: WordVectors | null,
   faq = false,
+  answers: readonly string[] = [],
 ): HeldOutSample[] {
   if (items.length < 2 || classes < 1) return [];
   const random = createRandom(options.seed + 101);
@@ -447,7 +463,8 @@ function heldOutSamples(
     const train = items.filter((item, i) => fold[i] !== f && entryFold[item.label] !== f);
     if (!train.length) continue;
     const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors);
-    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors) : null;
+    // An entry left out of the fold plays an unknown topic: its answer is left out too.
+    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors, answers.map((a, c) => (entryFold[c] === f ? '' : a))) : null;
     items.forEach((item, i) => {
       const left = entryFold[item.label] === f;
       if (fold[i] !== f && !left) return;
@@ -472,6 +489,8 @@ export class EmbeddedModel {
     readonly options: EmbeddedTrainOptions,
     readonly labels: readonly string[],
     readonly questions: readonly (readonly string[])[],
+    /** Per entry, the answer text the small-knowledge-base path reads as evidence (answerEvidence; '' for none). */
+    readonly answers: readonly string[],
     private readonly classifier: Classifier | null,
     private readonly featurizer: Featurizer,
     readonly calibrator: Calibrator,
@@ -532,6 +551,7 @@ export class EmbeddedModel {
       options: this.options,
       labels: [...this.labels],
       questions: this.questions.map((q) => [...q]),
+      answers: this.answers.length ? [...this.answers] : undefined,
       vectorizer: c
         ? { wordKeys: toBase64(c.vectorizer.state.wordKeys), charKeys: toBase64(c.vectorizer.state.charKeys), idf: toBase64(c.vectorizer.state.idf) }
         : null,
@@ -543,9 +563,9 @@ export class EmbeddedModel {
   }
 }
 
-/** Content fingerprint of what a model is trained from: entry ids and questions, and the options. */
+/** Content fingerprint of what a model is trained from: entry ids, questions and answers, and the options. */
 export function trainingFingerprint(entries: readonly KnowledgeEntry[], options: EmbeddedTrainOptions): string {
-  return hashStrings([JSON.stringify(options), ...entries.flatMap((e) => [`\u0000${e.id}`, ...e.questions])]);
+  return hashStrings([JSON.stringify(options), ...entries.flatMap((e) => [`\u0000${e.id}`, ...e.questions, `\u0001${e.answer}`])]);
 }
 
 /** Where the word vectors come from: by default the process's packaged ones (`defaultWordVectors`), loaded when first needed. */
@@ -560,17 +580,20 @@ function wordVectorsOf(context: EmbeddedModelContext): () => WordVectors | null 
 export function trainEmbeddedModel(entries: readonly KnowledgeEntry[], overrides?: EmbeddedTrainOverrides, context: EmbeddedModelContext = {}): EmbeddedModel {
   const options = resolveTrainOptions(overrides);
   const usable = entries
-    .map((e) => ({ id: e.id, questions: e.questions.filter((q) => tokenize(q).length > 0) }))
+    .map((e) => ({ id: e.id, questions: e.questions.filter((q) => tokenize(q).length > 0), answer: e.answer }))
     .filter((e) => e.questions.length > 0);
   const labels = usable.map((e) => e.id);
   const questions = usable.map((e) => e.questions);
-  return buildModel(options, labels, questions, trainingFingerprint(entries, options), null, wordVectorsOf(context));
+  // Only the small-knowledge-base path reads the answers; the classifier path stores none.
+  const answers = usable.map((e) => answerEvidence(e.answer ?? ''));
+  return buildModel(options, labels, questions, answers, trainingFingerprint(entries, options), null, wordVectorsOf(context));
 }
 
 function buildModel(
   options: EmbeddedTrainOptions,
   labels: readonly string[],
   questions: readonly (readonly string[])[],
+  answers: readonly string[],
   fingerprint: string,
   saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport; scorer: SavedScorer | null } | null,
   wordVectors: () => WordVectors | null,
@@ -587,8 +610,10 @@ function buildModel(
       : null;
   const featurizer = featurizerOf(kind, options, items);
   const features = new FeatureCache(featurizer);
+  // The answers are evidence for the small-knowledge-base path only (and stored only with it).
+  const evidence = faq ? labels.map((_, c) => answers[c] ?? '') : [];
   if (!labels.length) {
-    return new EmbeddedModel(options, labels, questions, null, featurizer, { weights: [...options.calibration.prior] }, { questions: 0, outOfScopeQuestions: 0, accuracy: 0, calibrationError: 0 }, fingerprint);
+    return new EmbeddedModel(options, labels, questions, evidence, null, featurizer, { weights: [...options.calibration.prior] }, { questions: 0, outOfScopeQuestions: 0, accuracy: 0, calibrationError: 0 }, fingerprint);
   }
   if (saved) {
     const { weights, bias, wordVectors: vectorsId } = saved.state.linear;
@@ -603,12 +628,12 @@ function buildModel(
     const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass, dense, vectorsId);
     const scorerVectors = saved.scorer?.wordVectors ?? null;
     if (scorerVectors !== null && vectors?.id !== scorerVectors) throw new Error(`embedded model: word vectors ${scorerVectors} not available`);
-    const scorer = saved.scorer ? faqScorerOf(classifier, items, labels.length, features, scorerVectors === null ? null : vectors) : null;
-    return new EmbeddedModel(options, labels, questions, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint, scorer, scorerVectors);
+    const scorer = saved.scorer ? faqScorerOf(classifier, items, labels.length, features, scorerVectors === null ? null : vectors, evidence) : null;
+    return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint, scorer, scorerVectors);
   }
   // The classifier's vectors: the small-knowledge-base path's softmax has none (its scorer has them).
   const classifierVectors = faq ? null : vectors;
-  const samples = heldOutSamples(items, labels.length, kind, options, features, faq ? vectors : classifierVectors, faq);
+  const samples = heldOutSamples(items, labels.length, kind, options, features, faq ? vectors : classifierVectors, faq, evidence);
   // The small-knowledge-base path's calibration is fixed (faq-scorer.ts); the held-out samples only report on it.
   const calibrator = faq ? { weights: [...options.calibration.prior] as [number, number, number] } : fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
   const inScope = samples.filter((s) => s.weight === undefined);
@@ -622,8 +647,8 @@ function buildModel(
     ),
   };
   const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors);
-  const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors) : null;
-  return new EmbeddedModel(options, labels, questions, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
+  const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors, evidence) : null;
+  return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
 }
 
 /**
@@ -634,10 +659,15 @@ function buildModel(
  * after the vectorizer's). v5: the small-knowledge-base path (faq-scorer.ts; `scorer` names it and
  * the word vectors it uses, null for the classifier alone; `options.faq`). v3 and v4 models of the
  * SVMs still load (the same predictions); their softmax models, and models of earlier formats, are
- * retrained from their entries (a small knowledge base then takes the v5 path).
+ * retrained from their entries (a small knowledge base then takes the v5 path). v6: the
+ * small-knowledge-base path also reads the entries' answer texts as evidence (`answers`, per label,
+ * answerEvidence; absent for the classifier path). v5 models still load and answer as knowledge
+ * bases without answer texts (the constants were fitted on both kinds), until they are retrained.
  */
-const MODEL_FORMAT = 'parley.embedded.v5';
-const LOADABLE_FORMATS = ['parley.embedded.v3', 'parley.embedded.v4', MODEL_FORMAT] as const;
+const MODEL_FORMAT = 'parley.embedded.v6';
+const LOADABLE_FORMATS = ['parley.embedded.v3', 'parley.embedded.v4', 'parley.embedded.v5', MODEL_FORMAT] as const;
+/** Formats whose softmax models still load (earlier ones are retrained). */
+const SOFTMAX_FORMATS: readonly string[] = ['parley.embedded.v5', MODEL_FORMAT];
 
 interface SavedScorer {
   kind: 'faq';
@@ -697,6 +727,8 @@ const modelJson = z.object({
   }),
   labels: z.array(z.string()),
   questions: z.array(z.array(z.string())),
+  // Absent before v6, and for the classifier path: no answer texts.
+  answers: z.array(z.string()).optional(),
   vectorizer: z.object({ wordKeys: z.string(), charKeys: z.string(), idf: z.string() }).nullable(),
   linear: z
     .object({
@@ -728,8 +760,9 @@ export type EmbeddedModelJson = z.input<typeof modelJson>;
 export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext = {}): EmbeddedModel {
   const m = modelJson.parse(json);
   if (m.questions.length !== m.labels.length) throw new Error('embedded model: labels and questions differ in length');
-  if (m.format !== MODEL_FORMAT && m.linear?.kind === 'softmax') throw new Error(`embedded model: ${m.format} softmax models are retrained (format ${MODEL_FORMAT})`);
-  let saved: Parameters<typeof buildModel>[4] = null;
+  if (m.answers && m.answers.length !== m.labels.length) throw new Error('embedded model: labels and answers differ in length');
+  if (!SOFTMAX_FORMATS.includes(m.format) && m.linear?.kind === 'softmax') throw new Error(`embedded model: ${m.format} softmax models are retrained (format ${MODEL_FORMAT})`);
+  let saved: Parameters<typeof buildModel>[5] = null;
   if (m.labels.length) {
     if (!m.vectorizer || !m.linear) throw new Error('embedded model: trained state missing');
     const state: SavedState = {
@@ -747,7 +780,7 @@ export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext =
     }
     saved = { state, calibrator: { weights: m.calibrator }, heldOut: m.heldOut, scorer: m.scorer };
   }
-  return buildModel(m.options, m.labels, m.questions, m.fingerprint, saved, wordVectorsOf(context));
+  return buildModel(m.options, m.labels, m.questions, m.answers ?? [], m.fingerprint, saved, wordVectorsOf(context));
 }
 
 function toBase64(array: Uint32Array | Float32Array): string {
