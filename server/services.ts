@@ -25,6 +25,7 @@ import type { WebhooksService } from './modules/webhooks/webhooks.service';
 import type { UsersService } from './modules/users/users.service';
 import type { WorkflowsService } from './modules/workflows/workflows.service';
 import type { N8nService } from './modules/n8n/n8n.service';
+import type { HooksService } from './modules/hooks';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -50,4 +51,6 @@ export interface ParleyServices {
   automations: AutomationsService;
   workflows: WorkflowsService;
   n8n: N8nService;
+  /** Outbound webhooks; `hooks.sink()` is the events module's PublicEventSink. */
+  hooks: HooksService;
 }

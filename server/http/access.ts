@@ -10,6 +10,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ApiScope } from '../../common/api/api-scopes';
 import type { Role } from '../../common/roles';
 import { AppError } from '../lib/errors';
 import { safeEqual } from '../lib/crypto';
@@ -34,6 +35,7 @@ declare module 'fastify' {
     access?: RouteAccess;
     /** Set false on routes that authenticate by signature or token (no cookies involved). */
     csrf?: boolean;
+    scope?: ApiScope;
   }
   interface FastifyRequest {
     /** The signed-in user, resolved for every route that is not signature- or control-only. */
