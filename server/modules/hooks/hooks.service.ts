@@ -45,8 +45,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { GuardedHttpError, type GuardedHttp } from '../../lib/guarded-http';
 import type { SecretBox } from '../../lib/secret-box';
 import { signedHeaders } from '../channels';
-import type { RenderedEmail } from '../email/email.templates';
-import { webhookDisabledEmail } from '../email/email.templates';
+import { type RenderedEmail, webhookDisabledEmail } from '../email';
 import { deliverWebhookJob } from './deliver-webhook.job';
 import { type AttemptRow, type DeliveryRow, HooksRepository, type SubscriptionForDelivery, type SubscriptionRow } from './hooks.repository';
 
