@@ -568,7 +568,7 @@ export interface WebhookSubscriptionsTable {
   name: string;
   url: string;
   /** null: every event type. */
-  events: ColumnType<string[] | null, string | null | undefined, string | null>;
+  events: ColumnType<string[], string, string> | null;
   clientId: string | null;
   status: ColumnType<WebhookSubscriptionStatus, WebhookSubscriptionStatus | undefined, WebhookSubscriptionStatus>;
   disabledReason: string | null;
@@ -593,7 +593,7 @@ export interface WebhookDeliveriesTable {
   eventId: string | null;
   eventType: string;
   conversationId: string | null;
-  seq: ColumnType<number | null, string | number | null | undefined, string | number | null>;
+  seq: ColumnType<number, string | number, string | number> | null;
   body: string;
   status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
   attempts: ColumnType<number, number | undefined, number>;
