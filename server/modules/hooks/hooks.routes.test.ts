@@ -16,7 +16,7 @@ import { EVENTS_API_VERSION, type PublicEventType } from '../../../common/api/ev
 import type { CreatedSubscription, DeliveriesResponse, DeliveryDetail, DeliveryView, SubscriptionView, WebhookTestResult } from '../../../common/api/hooks';
 import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { startCallbackServer, type CallbackServer } from '../../../test/helpers/callback-server';
-import { ENGINES } from '../../../test/helpers/database';
+import { createTestDatabase, ENGINES } from '../../../test/helpers/database';
 import { createTestClient } from '../../../test/helpers/messaging';
 import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import type { StoredPublicEvent } from '../../events/public-events';
@@ -524,6 +524,16 @@ describe.each(ENGINES)('outbound webhooks (%s)', (engine) => {
       expect(noUrl.json().error.fields).toMatchObject({ url: 'Please enter a webhook URL' });
       expect((await app.client().post('/api/v1/webhooks/test', { url: receiver.url, body: '{}' })).statusCode).toBe(401);
     });
+
+    it('rate-limits the test form per user', async () => {
+      const { client: tester } = await signedInClient(app, 'client');
+      const statuses: number[] = [];
+      for (let i = 0; i < 25; i += 1) statuses.push((await tester.post('/api/v1/webhooks/test', { url: receiver.url, body: 'not json' })).statusCode);
+      expect(statuses.slice(0, 20).every((s) => s === 400)).toBe(true);
+      expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+      // Another user is not affected.
+      expect((await mineUser.post('/api/v1/webhooks/test', { url: receiver.url, body: 'not json' })).statusCode).toBe(400);
+    });
   });
 });
 
@@ -568,5 +578,38 @@ describe.each(ENGINES)('outbound webhooks through the running job queue (%s)', (
     ]);
     await new Promise((r) => setTimeout(r, 200));
     expect(receiver.received).toHaveLength(2);
+  });
+});
+
+describe.each(ENGINES)('outbound webhooks across a restart (%s)', (engine) => {
+  it('a delivery committed with its event is sent by the next instance after a stop, once', async () => {
+    const database = await createTestDatabase(engine);
+    const receiver = await startCallbackServer();
+    try {
+      // The first instance commits the event (and so the delivery and its job), and stops before any worker ran it.
+      const first = await createTestApp(engine, { database, startJobs: false, env: ALLOW_LOOPBACK_FAKES });
+      const { client: admin } = await signedInClient(first, 'admin');
+      const client = await createTestClient(first, 'Restart Co');
+      const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Durable', url: receiver.url, client_id: client.id });
+      expect(created.statusCode, created.body).toBe(201);
+      const event = storedEvent('conversation.escalated', client.id, randomUUID());
+      await first.database.db.transaction().execute((trx) => first.services.hooks.sink().accept(trx, [event]));
+      await first.destroy();
+      expect(receiver.received).toHaveLength(0);
+
+      const second = await createTestApp(engine, { database, env: ALLOW_LOOPBACK_FAKES });
+      try {
+        const until = Date.now() + 8_000;
+        while (receiver.received.length < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+        await second.queue.waitForIdle();
+        await new Promise((r) => setTimeout(r, 200));
+        expect(receiver.received.map((r) => r.headers['x-parley-event-id'])).toEqual([event.id]);
+      } finally {
+        await second.destroy();
+      }
+    } finally {
+      await receiver.close();
+      await database.destroy();
+    }
   });
 });
