@@ -613,7 +613,6 @@ export interface WebhookDeliveryAttemptsTable {
   deliveryId: string;
   attemptedAt: ColumnType<Date, Date | string | undefined, Date | string>;
   requestHeaders: ColumnType<Record<string, string>, string | undefined, string>;
-  requestBody: string;
   responseStatus: number | null;
   responseExcerpt: string | null;
   error: string | null;

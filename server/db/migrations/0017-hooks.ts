@@ -12,7 +12,8 @@
  *   `conversation_id` and `seq` order the deliveries of one subscription per conversation (a
  *   redelivery or a ping has neither: unordered). `job_token` names the one job allowed to send it
  *   now (null while it waits for an earlier delivery — `parked` — or once it is finished).
- * - `webhook_delivery_attempts`: each HTTP request made, with its headers, body and answer.
+ * - `webhook_delivery_attempts`: each HTTP request made, with its headers and answer (the body is
+ *   the delivery's: every attempt sends the same bytes, so it is stored once).
  */
 import type { Kysely } from 'kysely';
 import { execAll } from './helpers';
@@ -76,7 +77,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       delivery_id uuid not null references webhook_deliveries (id) on delete cascade,
       attempted_at timestamptz not null default now(),
       request_headers jsonb not null default '{}'::jsonb check (jsonb_typeof(request_headers) = 'object'),
-      request_body text not null,
       response_status integer,
       response_excerpt text check (response_excerpt is null or length(response_excerpt) <= 2000),
       error text check (error is null or length(error) <= 2000),

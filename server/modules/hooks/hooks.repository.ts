@@ -17,7 +17,8 @@ export type SubscriptionRow = Omit<Selectable<WebhookSubscriptionsTable>, 'signi
 export type SubscriptionForDelivery = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Omit<Selectable<WebhookDeliveriesTable>, 'body' | 'jobToken' | 'parked'>;
 export type DeliveryForSend = Selectable<WebhookDeliveriesTable>;
-export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable>;
+/** An attempt with the body it sent (the delivery's). */
+export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable> & { requestBody: string };
 
 const SUBSCRIPTION_COLUMNS = [
   's.id',
@@ -102,7 +103,6 @@ export interface AttemptRecord {
   deliveryId: string;
   attemptedAt: Date;
   requestHeaders: Record<string, string>;
-  requestBody: string;
   responseStatus: number | null;
   responseExcerpt: string | null;
   error: string | null;
@@ -265,11 +265,13 @@ export class HooksRepository {
 
   async listAttempts(deliveryId: string): Promise<AttemptRow[]> {
     return this.db
-      .selectFrom('webhookDeliveryAttempts')
-      .selectAll()
-      .where('deliveryId', '=', deliveryId)
-      .orderBy('attemptedAt', 'asc')
-      .orderBy('id', 'asc')
+      .selectFrom('webhookDeliveryAttempts as a')
+      .innerJoin('webhookDeliveries as d', 'd.id', 'a.deliveryId')
+      .selectAll('a')
+      .select('d.body as requestBody')
+      .where('a.deliveryId', '=', deliveryId)
+      .orderBy('a.attemptedAt', 'asc')
+      .orderBy('a.id', 'asc')
       .execute();
   }
 
@@ -327,7 +329,6 @@ export class HooksRepository {
         deliveryId: attempt.deliveryId,
         attemptedAt: attempt.attemptedAt,
         requestHeaders: json(attempt.requestHeaders),
-        requestBody: attempt.requestBody,
         responseStatus: attempt.responseStatus,
         responseExcerpt: attempt.responseExcerpt,
         error: attempt.error,

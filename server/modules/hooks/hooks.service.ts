@@ -425,7 +425,7 @@ export class HooksService {
         { status: result.ok ? 'succeeded' : 'failed', attemptedAt: now, nextAttemptAt: null, lastStatus: result.status, lastError: result.error, finishedAt: now, jobToken: null },
         trx,
       );
-      await this.#repository.insertAttempt(this.#attemptRecord(id, body, result, now), trx);
+      await this.#repository.insertAttempt(this.#attemptRecord(id, result, now), trx);
     });
     return toDeliveryView((await this.#repository.findDelivery(id, STAFF))!);
   }
@@ -544,7 +544,7 @@ export class HooksService {
         trx,
       );
       if (!settled) return;
-      await this.#repository.insertAttempt(this.#attemptRecord(deliveryId, delivery.body, result, now), trx);
+      await this.#repository.insertAttempt(this.#attemptRecord(deliveryId, result, now), trx);
       const run = await this.#repository.countAttempt(subscription.id, result.ok, now, trx);
       if (nextToken && nextAttemptAt) {
         await this.deps.queue.enqueue(deliverWebhookJob, { deliveryId, token: nextToken }, { db: trx, runAt: nextAttemptAt });
@@ -592,12 +592,11 @@ export class HooksService {
     }
   }
 
-  #attemptRecord(deliveryId: string, body: string, result: AttemptResult, at: Date) {
+  #attemptRecord(deliveryId: string, result: AttemptResult, at: Date) {
     return {
       deliveryId,
       attemptedAt: at,
       requestHeaders: result.headers,
-      requestBody: body,
       responseStatus: result.status,
       responseExcerpt: result.excerpt,
       error: result.error?.slice(0, 2000) ?? null,
