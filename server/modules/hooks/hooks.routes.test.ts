@@ -22,7 +22,12 @@ import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import type { StoredPublicEvent } from '../../events/public-events';
 import { ManualClock } from '../../lib/clock';
 import { checkApiSignature } from '../channels';
-import { RETRY_BASE_MS, RETRY_MAX_DELAY_MS, retryAfterMs, retryDelay } from './hooks.service';
+import { pino } from 'pino';
+import type { PublicEventEnvelope } from '../../../common/api/events';
+import type { Scope } from '../../http/scope';
+import { createGuardedHttp } from '../../lib/guarded-http';
+import { SecretBox } from '../../lib/secret-box';
+import { HooksService, RETRY_BASE_MS, RETRY_MAX_DELAY_MS, retryAfterMs, retryDelay } from './hooks.service';
 
 let seq = 1000;
 
@@ -494,10 +499,39 @@ describe.each(ENGINES)('outbound webhooks (%s)', (engine) => {
       expect((await mineUser.delete(`/api/v1/hooks/${portal.subscription.id}`)).statusCode).toBe(404);
       expect((await mineUser.delete(`/api/v1/hooks/${second.id}`)).statusCode).toBe(204);
       expect((await mineUser.get(`/api/v1/webhook-subscriptions/${second.id}`)).statusCode).toBe(404);
-      // Without the events module's samples wired, the sample step says so (never invented data).
+      // Without the events module's samples wired (app.ts, once merged), the sample step says so (never invented data).
       expect((await mineUser.get('/api/v1/hooks/samples/message.received')).statusCode).toBe(503);
       expect((await mineUser.get('/api/v1/hooks/samples/unknown.event')).statusCode).toBe(400);
       await admin.delete(`/api/v1/webhook-subscriptions/${portal.subscription.id}`);
+    });
+
+    it('REST hook samples: the recent envelopes the caller’s scope may see, else the documented example', async () => {
+      const asked: { type: string; scope: Scope; limit: number }[] = [];
+      const recent: PublicEventEnvelope[] = [storedEvent('message.received', mine.id).envelope];
+      const example = storedEvent('message.received', null).envelope;
+      const service = new HooksService({
+        db: app.database.db,
+        queue: app.queue,
+        clock,
+        logger: pino({ level: 'silent' }),
+        secretBox: new SecretBox(Buffer.alloc(32, 7)),
+        http: createGuardedHttp(),
+        alerts: { recipients: () => Promise.resolve([]), notify: () => Promise.resolve(), email: () => Promise.resolve() },
+        autoDisableFailures: 3,
+        publicUrl: 'http://localhost:3000',
+        recentEvents: {
+          recent: (type, scope, limit) => {
+            asked.push({ type, scope, limit });
+            return Promise.resolve(scope.clientId === mine.id ? recent : []);
+          },
+          example: () => example,
+        },
+      });
+      const user = { id: mineUserId, email: 'x@example.com', name: 'X', role: 'client' as const, clientId: mine.id, sessionId: 's', emailVerified: true };
+      expect(await service.samples(user, 'message.received')).toEqual(recent);
+      expect(asked.at(-1)).toEqual({ type: 'message.received', scope: { clientId: mine.id }, limit: 3 });
+      expect(await service.samples({ ...user, role: 'admin', clientId: null }, 'message.received')).toEqual([example]);
+      expect(asked.at(-1)!.scope).toEqual({ clientId: null });
     });
 
     it('the test form POSTs the typed body from the server and reports the real answer, or why there was none', async () => {
