@@ -280,7 +280,7 @@ export class HooksRepository {
    * retrying. Locks those rows: a delivery finishing concurrently is waited for and then no longer
    * counts, so a delivery never parks behind one that has just finished (see `wakeNext`).
    */
-  async hasEarlierPending(delivery: DeliveryForSend, trx: Db): Promise<boolean> {
+  async hasEarlierPending(delivery: Pick<DeliveryForSend, 'id' | 'subscriptionId' | 'conversationId' | 'seq'>, trx: Db): Promise<boolean> {
     if (delivery.conversationId === null || delivery.seq === null) return false;
     const rows = await trx
       .selectFrom('webhookDeliveries')
@@ -290,6 +290,9 @@ export class HooksRepository {
       .where('status', 'in', ['pending', 'retrying'])
       .where('seq', '<', delivery.seq)
       .where('id', '!=', delivery.id)
+      // Locked in event order, before the caller locks its own (later) row: every transaction of a
+      // lane takes its locks lowest seq first, so two of them never wait for each other in a circle.
+      .orderBy('seq', 'asc')
       .forUpdate()
       .execute();
     return rows.length > 0;

@@ -615,6 +615,31 @@ describe.each(ENGINES)('outbound webhooks through the running job queue (%s)', (
   });
 });
 
+describe.each(ENGINES)('outbound webhooks: order per conversation with concurrent workers (%s)', (engine) => {
+  it('the events of one conversation arrive in order although eight workers run their jobs at once', async () => {
+    const app = await createTestApp(engine, { env: ALLOW_LOOPBACK_FAKES });
+    const receiver = await startCallbackServer();
+    try {
+      const { client: admin } = await signedInClient(app, 'admin');
+      const client = await createTestClient(app, 'Order Co');
+      const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Ordered', url: receiver.url, client_id: client.id });
+      expect(created.statusCode, created.body).toBe(201);
+      const conversation = randomUUID();
+      const events = Array.from({ length: 12 }, (_, i) => storedEvent(i % 2 ? 'message.sent' : 'message.received', client.id, conversation));
+      // Some committed together, some one by one, as the outbox would.
+      await app.database.db.transaction().execute((trx) => app.services.hooks.sink().accept(trx, events.slice(0, 4)));
+      for (const event of events.slice(4)) await app.database.db.transaction().execute((trx) => app.services.hooks.sink().accept(trx, [event]));
+      const until = Date.now() + 15_000;
+      while (receiver.received.length < events.length && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
+      await app.queue.waitForIdle();
+      expect(receiver.received.map((r) => r.headers['x-parley-event-id'])).toEqual(events.map((e) => e.id));
+    } finally {
+      await receiver.close();
+      await app.destroy();
+    }
+  });
+});
+
 describe.each(ENGINES)('outbound webhooks across a restart (%s)', (engine) => {
   it('a delivery committed with its event is sent by the next instance after a stop, once', async () => {
     const database = await createTestDatabase(engine);

@@ -500,10 +500,9 @@ export class HooksService {
     if (delivery.conversationId !== null) {
       // Per conversation, in event order: wait while an earlier delivery is pending or retrying.
       const parked = await db.transaction().execute(async (trx) => {
-        const locked = await this.#repository.findDeliveryForSend(deliveryId, trx, true);
-        if (!locked || locked.jobToken !== token) return true;
-        if (!(await this.#repository.hasEarlierPending(locked, trx))) return false;
-        await this.#repository.park(deliveryId, token, trx);
+        // The earlier deliveries first, then this one (lock order: by seq, see hasEarlierPending).
+        if (!(await this.#repository.hasEarlierPending(delivery, trx))) return false;
+        await this.#repository.park(deliveryId, token, trx); // false: superseded meanwhile — not sent either way
         return true;
       });
       if (parked) return;
