@@ -68,6 +68,7 @@ import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
 import type { AutomationCreator, N8nWorkflowSource, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
 import { workflowsRoutes } from './modules/workflows/workflows.routes';
+import { deliverWebhookJob, HooksService, hooksRoutes } from './modules/hooks';
 import { WorkflowsService } from './modules/workflows/workflows.service';
 import { EventsService } from './modules/events';
 import type { PublicEventSink } from './events/public-events';
@@ -303,6 +304,25 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const eventSinks: PublicEventSink[] = [];
   eventSinks.push(...(options.eventSinks ?? []));
   const publicEvents = new EventsService({ db, events, queue, clock, logger, publicUrl: config.publicUrl, sinks: eventSinks });
+  // Outbound webhooks: deliveries POST to user-given URLs through the guarded client (10 s each).
+  const hooks = new HooksService({
+    db,
+    queue,
+    clock,
+    logger,
+    secretBox,
+    http: outboundHttp,
+    autoDisableFailures: config.webhookAutoDisableFailures,
+    publicUrl: config.publicUrl,
+    alerts: {
+      recipients: (clientId, trx) => users.findRecipients(clientId === null ? {} : { clientId }, trx),
+      notify: (userId, input, trx) => notifications.notify(userId, input, trx),
+      email: (to, email, trx) => emails.send(to, email, { db: trx }),
+    },
+    // The events module's recent envelopes and documented examples (Zapier's sample step).
+    recentEvents: { recent: (type, scope, limit) => publicEvents.recent(type, scope, limit), example: (type) => publicEvents.exampleEnvelope(type) },
+  });
+  eventSinks.push(hooks.sink());
   const realtime = new RealtimeHub(
     { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders() },
     logger,
@@ -381,6 +401,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     workflows,
     n8n,
     publicEvents,
+    hooks,
   };
 
   // Jobs
@@ -393,6 +414,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
   queue.register(runAutomationJob, ({ executionId }, ctx) => automations.trigger(executionId, ctx.signal));
   queue.register(checkExecutionSilenceJob, ({ executionId, attempt }) => automations.checkSilence(executionId, attempt));
+  queue.register(deliverWebhookJob, ({ deliveryId, token }, ctx) => hooks.deliver(deliveryId, token, ctx.signal));
   agentPolicy.register();
   publicEvents.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
@@ -499,6 +521,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(automationCallbackRoutes, { automationsService: automations });
   await server.register(workflowsRoutes, { workflowsService: workflows });
   await server.register(n8nRoutes, { n8nService: n8n });
+  await server.register(hooksRoutes, { hooksService: hooks });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   await registerWebApp(server, { distDir: config.webDistDir });
 

@@ -26,6 +26,7 @@ import type { UsersService } from './modules/users/users.service';
 import type { WorkflowsService } from './modules/workflows/workflows.service';
 import type { N8nService } from './modules/n8n/n8n.service';
 import type { EventsService } from './modules/events';
+import type { HooksService } from './modules/hooks';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -53,4 +54,6 @@ export interface ParleyServices {
   n8n: N8nService;
   /** The public events' outbox (issue 14 §1). */
   publicEvents: EventsService;
+  /** Outbound webhooks; `hooks.sink()` is the events module's PublicEventSink. */
+  hooks: HooksService;
 }

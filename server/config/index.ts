@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_AUTO_DISABLE_FAILURES } from '../../common/api/hooks';
 import { parseOutboundAllowlist, type OutboundAllowlist } from '../lib/outbound-address';
 
 const bool = z
@@ -52,6 +53,8 @@ const envSchema = z.object({
   HEALTH_JOB_MAX_AGE_SECONDS: z.coerce.number().int().min(1).default(300),
   // Minutes an automation execution may go without any word from its workflow before it becomes an error.
   AUTOMATION_SILENCE_TIMEOUT: z.coerce.number().positive().max(7 * 24 * 60).default(60),
+  // Consecutive failed delivery attempts (spanning at least a day) before a webhook subscription turns inactive.
+  WEBHOOK_AUTO_DISABLE_FAILURES: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_AUTO_DISABLE_FAILURES),
   // Private hosts a user-given URL (API channel callback, LLM base URL) may reach: names, IPs, CIDRs.
   OUTBOUND_ALLOWED_HOSTS: z
     .string()
@@ -103,6 +106,8 @@ export interface Config {
   outboundAllowlist: OutboundAllowlist;
   /** How long (ms) an automation execution may hear nothing from its workflow (AUTOMATION_SILENCE_TIMEOUT, in minutes). */
   automationSilenceTimeoutMs: number;
+  /** Consecutive failed delivery attempts over at least a day that turn a webhook subscription inactive (WEBHOOK_AUTO_DISABLE_FAILURES). */
+  webhookAutoDisableFailures: number;
 }
 
 export class ConfigError extends Error {}
@@ -147,5 +152,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     health: { minFreeBytes: e.HEALTH_MIN_FREE_MB * 1024 * 1024, minFreePercent: e.HEALTH_MIN_FREE_PERCENT, jobMaxAgeSeconds: e.HEALTH_JOB_MAX_AGE_SECONDS },
     outboundAllowlist: e.OUTBOUND_ALLOWED_HOSTS,
     automationSilenceTimeoutMs: Math.round(e.AUTOMATION_SILENCE_TIMEOUT * 60_000),
+    webhookAutoDisableFailures: e.WEBHOOK_AUTO_DISABLE_FAILURES,
   };
 }

@@ -599,8 +599,72 @@ export interface ApiKeysTable {
   revokedBy: string | null;
 }
 
+export type WebhookSubscriptionStatus = 'active' | 'inactive';
+export type WebhookSubscriptionSource = 'portal' | 'rest_hook';
+export type WebhookDeliveryStatus = 'pending' | 'retrying' | 'succeeded' | 'failed';
+
+/** Outbound webhook subscriptions (migration 0017, server/modules/hooks). */
+export interface WebhookSubscriptionsTable {
+  id: Generated<string>;
+  name: string;
+  url: string;
+  /** null: every event type. */
+  events: ColumnType<string[], string, string> | null;
+  clientId: string | null;
+  status: ColumnType<WebhookSubscriptionStatus, WebhookSubscriptionStatus | undefined, WebhookSubscriptionStatus>;
+  disabledReason: string | null;
+  source: ColumnType<WebhookSubscriptionSource, WebhookSubscriptionSource | undefined, WebhookSubscriptionSource>;
+  createdBy: string | null;
+  /** Sealed (server/lib/secret-box.ts). */
+  signingSecret: string;
+  secretPrefix: string;
+  lastTriggeredAt: Timestamp | null;
+  totalCalls: ColumnType<number, number | undefined, number>;
+  successCount: ColumnType<number, number | undefined, number>;
+  failureCount: ColumnType<number, number | undefined, number>;
+  consecutiveFailures: ColumnType<number, number | undefined, number>;
+  failingSince: Timestamp | null;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  subscriptionId: string;
+  eventId: string | null;
+  eventType: string;
+  conversationId: string | null;
+  seq: ColumnType<number, string | number, string | number> | null;
+  body: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  firstAttemptAt: Timestamp | null;
+  nextAttemptAt: Timestamp | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  finishedAt: Timestamp | null;
+  redeliveryOf: string | null;
+  jobToken: string | null;
+  parked: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Generated<string>;
+  deliveryId: string;
+  attemptedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  requestHeaders: ColumnType<Record<string, string>, string | undefined, string>;
+  responseStatus: number | null;
+  responseExcerpt: string | null;
+  error: string | null;
+  durationMs: number;
+}
+
 export interface DB {
   apiKeys: ApiKeysTable;
+  webhookSubscriptions: WebhookSubscriptionsTable;
+  webhookDeliveries: WebhookDeliveriesTable;
+  webhookDeliveryAttempts: WebhookDeliveryAttemptsTable;
   automations: AutomationsTable;
   automationExecutions: AutomationExecutionsTable;
   automationMessages: AutomationMessagesTable;

@@ -13,6 +13,7 @@ import * as automations from './0013-automations';
 import * as workflows from './0014-workflows';
 import * as n8n from './0015-n8n';
 import * as events from './0016-events';
+import * as hooks from './0017-hooks';
 import * as apiKeys from './0018-api-keys';
 
 /** Every migration, in order. Names never change once released. */
@@ -31,5 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0014-workflows': workflows,
   '0015-n8n': n8n,
   '0016-events': events,
+  '0017-hooks': hooks,
   '0018-api-keys': apiKeys,
 };

@@ -64,3 +64,17 @@ export function escalationEmail(name: string, input: { clientName: string; conta
     { label: 'Open the conversation', url: input.url },
   );
 }
+
+/** A webhook subscription Parley turned off after its endpoint kept failing (admins and the owning client's users). */
+export function webhookDisabledEmail(name: string, input: { subscriptionName: string; url: string; reason: string; link: string }): RenderedEmail {
+  return render(
+    'webhook-disabled',
+    `Webhook turned off: ${input.subscriptionName}`,
+    [
+      `Hi ${name},`,
+      `Parley turned off the webhook subscription “${input.subscriptionName}” (${input.url}): ${input.reason}`,
+      'No events are sent to it until it is turned on again. Check the endpoint, then activate the subscription on the Webhooks page; failed deliveries can be redelivered from its delivery log.',
+    ],
+    { label: 'Open the Webhooks page', url: input.link },
+  );
+}

@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { defineJob } from '../../jobs/define-job';
+
+/**
+ * One delivery attempt of an outbound webhook (HooksService.deliver). Inserted with the delivery
+ * (in the event's transaction) and again, with a new token, for each retry or when an earlier
+ * delivery of the same conversation finished. Only the job whose `token` the delivery still holds
+ * sends: a job run again after a crash, or superseded, does nothing. The queue's own retries cover
+ * only failures of Parley itself (the database); the receiver's answers are scheduled by the service.
+ */
+export const deliverWebhookJob = defineJob({
+  name: 'hooks.deliver',
+  payload: z.object({ deliveryId: z.uuid(), token: z.uuid() }),
+  maxAttempts: 10,
+  backoffMs: 5_000,
+  maxBackoffMs: 5 * 60_000,
+  timeoutMs: 30_000,
+});
