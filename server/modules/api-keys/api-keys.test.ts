@@ -170,6 +170,33 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
         .returning('id')
         .executeTakeFirstOrThrow()
     ).id;
+    // Another client's webhook subscription (and REST hook) with one delivery, straight in its tables.
+    const subscription = (
+      await app.database.db
+        .insertInto('webhookSubscriptions')
+        .values({ name: 'SECRET-THEIRS hook', url: 'https://hooks.example.com/theirs', clientId: theirs.id, signingSecret: 'sealed', secretPrefix: 'whsec_x', source: 'rest_hook' })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const delivery = (
+      await app.database.db
+        .insertInto('webhookDeliveries')
+        .values({ subscriptionId: subscription, eventType: 'message.received', body: '{"SECRET-THEIRS":1}', status: 'succeeded', finishedAt: new Date() })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    // Their customer's message as a public event in the outbox (the samples must never show it).
+    await app.database.db
+      .insertInto('events')
+      .values({
+        type: 'message.received',
+        dedupeKey: `test:${inbound.messageId}`,
+        clientId: theirs.id,
+        conversationId: inbound.conversationId,
+        performedBy: JSON.stringify({ kind: 'customer' }),
+        envelope: JSON.stringify({ id: inbound.messageId, type: 'message.received', client_id: theirs.id, data: { text: 'SECRET-THEIRS' } }),
+      })
+      .execute();
     const foreign = (url: string) =>
       url
         .replace('/conversations/:id', `/conversations/${inbound.conversationId}`)
@@ -177,19 +204,24 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
         .replace('/clients/:id', `/clients/${theirs.id}`)
         .replace(':clientId', theirs.id)
         .replace('/automations/:id', `/automations/${automation}`)
-        .replace('/automation-executions/:id', `/automation-executions/${execution}`);
+        .replace('/automation-executions/:id', `/automation-executions/${execution}`)
+        .replace('/webhook-subscriptions/:id', `/webhook-subscriptions/${subscription}`)
+        .replace('/webhook-deliveries/:id', `/webhook-deliveries/${delivery}`)
+        .replace('/hooks/:id', `/hooks/${subscription}`);
+    // Parameters that name no record: a GET of what the caller's own scope holds (checked below with the lists).
+    const unscopedParameters: Record<string, string> = { '/api/v1/hooks/samples/:event': '/api/v1/hooks/samples/message.received' };
     const user = await signedInClientUser(app, mine.id, 'Mina Mine');
     const key = (await createKey(user.client, API_SCOPES)).key;
     const adminKey = (await createKey(admin.client, API_SCOPES)).key;
     const scoped = app.routes.filter((r) => r.scope !== undefined && r.scope !== 'any');
     const failures: string[] = [];
-    for (const route of scoped.filter((r) => r.url.includes(':'))) {
+    for (const route of scoped.filter((r) => r.url.includes(':') && unscopedParameters[r.url] === undefined)) {
       const url = foreign(route.url);
       if (url.includes(':')) {
         failures.push(`${route.method} ${route.url}: no foreign id for this parameter`);
         continue;
       }
-      const body = route.method === 'GET' ? undefined : route.url.endsWith('/messages') ? { text: 'x', content: 'x' } : { status: 'paused' };
+      const body = route.method === 'GET' ? undefined : route.url.endsWith('/messages') ? { text: 'x', content: 'x' } : route.url.startsWith('/api/v1/webhook-subscriptions') ? { status: 'inactive' } : { status: 'paused' };
       const response = await withKey(key, route.method, url, body);
       if (response.statusCode !== 404) failures.push(`${route.method} ${url} as another client's user: ${response.statusCode}`);
       if (route.method === 'GET') {
@@ -197,8 +229,9 @@ describe.each(ENGINES)('API keys (%s)', (engine) => {
         if (staff.statusCode !== 200) failures.push(`${route.method} ${url} as admin: ${staff.statusCode}`);
       }
     }
-    for (const route of scoped.filter((r) => r.method === 'GET' && !r.url.includes(':'))) {
-      const response = await withKey(key, 'GET', route.url);
+    const lists = scoped.filter((r) => r.method === 'GET' && (!r.url.includes(':') || unscopedParameters[r.url] !== undefined));
+    for (const route of lists) {
+      const response = await withKey(key, 'GET', unscopedParameters[route.url] ?? route.url);
       if (response.statusCode !== 200 || response.body.includes('SECRET-THEIRS') || response.body.includes(theirs.id)) {
         failures.push(`GET ${route.url}: ${response.statusCode}, ${response.body.includes('SECRET-THEIRS') || response.body.includes(theirs.id) ? 'shows the other client' : 'ok'}`);
       }

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_API_VERSION, type PublicEventType } from '../../../common/api/events';
 import type { CreatedSubscription, DeliveriesResponse, DeliveryDetail, DeliveryView, SubscriptionView, WebhookTestResult } from '../../../common/api/hooks';
+import { exampleEnvelope } from '../../../common/api/event-examples';
 import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { startCallbackServer, type CallbackServer } from '../../../test/helpers/callback-server';
 import { createTestDatabase, ENGINES } from '../../../test/helpers/database';
@@ -499,8 +500,9 @@ describe.each(ENGINES)('outbound webhooks (%s)', (engine) => {
       expect((await mineUser.delete(`/api/v1/hooks/${portal.subscription.id}`)).statusCode).toBe(404);
       expect((await mineUser.delete(`/api/v1/hooks/${second.id}`)).statusCode).toBe(204);
       expect((await mineUser.get(`/api/v1/webhook-subscriptions/${second.id}`)).statusCode).toBe(404);
-      // Without the events module's samples wired (app.ts, once merged), the sample step says so (never invented data).
-      expect((await mineUser.get('/api/v1/hooks/samples/message.received')).statusCode).toBe(503);
+      // No real message.received of this client in the outbox yet: the sample step answers the documented example.
+      const samples = (await mineUser.get('/api/v1/hooks/samples/message.received')).json<PublicEventEnvelope[]>();
+      expect(samples).toEqual([exampleEnvelope('message.received')]);
       expect((await mineUser.get('/api/v1/hooks/samples/unknown.event')).statusCode).toBe(400);
       await admin.delete(`/api/v1/webhook-subscriptions/${portal.subscription.id}`);
     });
