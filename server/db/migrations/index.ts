@@ -12,6 +12,7 @@ import * as understanding from './0012-understanding';
 import * as automations from './0013-automations';
 import * as workflows from './0014-workflows';
 import * as n8n from './0015-n8n';
+import * as automationTriggers from './0019-automation-triggers';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0013-automations': automations,
   '0014-workflows': workflows,
   '0015-n8n': n8n,
+  '0019-automation-triggers': automationTriggers,
 };
