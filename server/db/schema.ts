@@ -501,7 +501,7 @@ export interface AutomationExecutionsTable {
   triggerEventId: string | null;
   triggerEventType: string | null;
   /** The event's envelope, sent as the request's `trigger.data`. */
-  triggerEvent: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  triggerEvent: Json<Record<string, unknown>> | null;
 }
 
 export interface AutomationMessagesTable {

@@ -65,7 +65,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     `update automations set config = ${normalized('config')}
       where jsonb_typeof(config -> 'triggers') = 'array'`,
 
-    `alter table automations add column trigger_events jsonb
+    `alter table automations add column trigger_events jsonb not null
       generated always as (jsonb_path_query_array(config, '$.triggers[*].event')) stored`,
     `create index automations_active_trigger_events_idx on automations using gin (trigger_events) where status = 'active'`,
 

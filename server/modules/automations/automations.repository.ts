@@ -170,10 +170,10 @@ export class AutomationsRepository {
    * clients and those without a client (staff automations receive every client's events). The
    * caller matches each event against the few returned.
    */
-  async findTriggerCandidates(db: Db, types: readonly string[], clientIds: readonly string[]): Promise<{ id: string; clientId: string | null; triggers: unknown }[]> {
+  async findTriggerCandidates(db: Db, types: readonly string[], clientIds: readonly string[]): Promise<{ id: string; clientId: string | null; config: Record<string, unknown> }[]> {
     return db
       .selectFrom('automations as a')
-      .select(['a.id', 'a.clientId', sql<unknown>`a.config -> 'triggers'`.as('triggers')])
+      .select(['a.id', 'a.clientId', 'a.config'])
       .where('a.status', '=', 'active')
       .where(sql<boolean>`a.trigger_events ?| ${[...types]}::text[]`)
       .where(sql<boolean>`(a.client_id is null or a.client_id = any(${[...clientIds]}::uuid[]))`)

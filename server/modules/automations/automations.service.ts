@@ -559,7 +559,7 @@ export class AutomationsService implements PublicEventSink {
     const clientIds = [...new Set(events.flatMap((e) => (e.clientId ? [e.clientId] : [])))];
     const candidates = await this.#repository.findTriggerCandidates(trx, types, clientIds);
     if (candidates.length === 0) return;
-    const triggersOf = new Map(candidates.map((c) => [c.id, storedTriggers(c.triggers)]));
+    const triggersOf = new Map(candidates.map((c) => [c.id, configTriggers(c.config)]));
     const startedAt = this.deps.clock.now();
     const rows: Parameters<AutomationsRepository['insertEventExecutions']>[0][number][] = [];
     const clientOf = new Map<string, string | null>();
