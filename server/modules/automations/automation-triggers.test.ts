@@ -9,6 +9,7 @@
  * triggers reach the automation its assignment creates; bad trigger configs are 400s with fields.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AutomationTrigger, CreatedAutomation, ExecutionView } from '../../../common/api/automations';
 import { envelopeSchemaFor, EVENTS_API_VERSION, type PublicEventType } from '../../../common/api/events';
@@ -231,7 +232,43 @@ describe.each(ENGINES)('automations triggered by events (%s)', (engine) => {
     await deliver(event);
     await deliver(event);
     await deliver(event, event);
-    expect(await startedBy(automation)).toEqual([event.id]);
+    const executions = await executionsOf(automation);
+    expect(executions.map((e) => e.trigger_event_id)).toEqual([event.id]);
+    // One run job and one silence check, queued with it (and none for the repeats).
+    const jobs = await sql<{ name: string }>`select name from jobs where payload ->> 'executionId' = ${executions[0]!.id} order by name`.execute(app.database.db);
+    expect(jobs.rows.map((j) => j.name)).toEqual(['automations.check-silence', 'automations.run']);
+  });
+
+  it('starts hundreds of automations for one event in one batch, each with its jobs, and none of another client’s', async () => {
+    const client = await createTestClient(app);
+    const other = await createTestClient(app);
+    const rows = (clientId: string, n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        name: `Bulk ${i}`,
+        status: 'active' as const,
+        clientId,
+        // No URL: their run jobs end at once ('Workflow URL not configured'), nothing leaves the machine.
+        workflowUrl: null,
+        config: JSON.stringify({ triggers: [{ event: 'contact.created' }] }),
+        signingSecret: 'not used',
+      }));
+    // More than one insert chunk (500), and as many of another client's that must not start.
+    await app.database.db.insertInto('automations').values(rows(client.id, 620)).execute();
+    await app.database.db.insertInto('automations').values(rows(other.id, 300)).execute();
+    const now = new Date().toISOString();
+    const id = randomUUID();
+    const contact = { id: randomUUID(), client_id: client.id, name: null, external_id: 'visitor-1', email: null, phone: null, created_at: now };
+    const envelope = envelopeSchemaFor('contact.created').parse({ id, type: 'contact.created', created_at: now, api_version: EVENTS_API_VERSION, client_id: client.id, data: { contact } });
+    await app.database.db.transaction().execute((trx) => app.services.automations.accept(trx, [{ id, type: 'contact.created', seq: String(++seq), clientId: client.id, conversationId: null, performedBy: { kind: 'customer' }, envelope }]));
+
+    const counts = await sql<{ clientId: string; executions: number; runJobs: number }>`
+      select a.client_id, count(e.id)::int as executions, count(j.id)::int as run_jobs
+      from automations a
+      left join automation_executions e on e.automation_id = a.id and e.trigger_event_id = ${id}
+      left join jobs j on j.name = 'automations.run' and j.payload ->> 'executionId' = e.id::text
+      where a.client_id in (${client.id}, ${other.id}) group by a.client_id`.execute(app.database.db);
+    expect(Object.fromEntries(counts.rows.map((r) => [r.clientId, [r.executions, r.runJobs]]))).toEqual({ [client.id]: [620, 620], [other.id]: [0, 0] });
+    await app.database.db.updateTable('automations').set({ status: 'inactive' }).where('clientId', 'in', [client.id, other.id]).execute();
   });
 
   it('rolls back with the transaction that stores the events', async () => {

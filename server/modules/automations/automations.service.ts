@@ -584,11 +584,13 @@ export class AutomationsService implements PublicEventSink {
     }
     for (let i = 0; i < rows.length; i += EVENT_EXECUTIONS_CHUNK) {
       const inserted = await this.#repository.insertEventExecutions(rows.slice(i, i + EVENT_EXECUTIONS_CHUNK), trx);
-      for (const execution of inserted) {
-        await this.deps.queue.enqueue(runAutomationJob, { executionId: execution.id }, { db: trx });
-        await this.deps.queue.enqueue(checkExecutionSilenceJob, { executionId: execution.id, attempt: 0 }, { db: trx, delayMs: this.deps.silenceTimeoutMs });
-      }
       if (inserted.length > 0) {
+        await this.deps.queue.enqueueMany(runAutomationJob, inserted.map((execution) => ({ executionId: execution.id })), { db: trx });
+        await this.deps.queue.enqueueMany(
+          checkExecutionSilenceJob,
+          inserted.map((execution) => ({ executionId: execution.id, attempt: 0 })),
+          { db: trx, delayMs: this.deps.silenceTimeoutMs },
+        );
         await this.deps.events.publishMany(
           trx,
           inserted.map((execution) => ({
