@@ -225,6 +225,40 @@ describe.each(ENGINES)('automations triggered by events (%s)', (engine) => {
     expect(await startedBy(second)).toEqual([causedByFirst.id]);
   });
 
+  it('is not started by the end of its own runs, but may be by another automation’s', async () => {
+    const client = await createTestClient(app);
+    const watcher = await create({ client_id: client.id, config: { triggers: ['automation.execution.finished'] } });
+    const other = await create({ client_id: client.id, config: {} });
+    const finished = (automationId: string): StoredPublicEvent => {
+      const now = new Date().toISOString();
+      const id = randomUUID();
+      const execution = {
+        id: randomUUID(),
+        automation_id: automationId,
+        automation_name: 'x',
+        client_id: client.id,
+        status: 'success',
+        started_at: now,
+        finished_at: now,
+        error_message: null,
+        started_by_event: 'automation.execution.finished',
+      };
+      const envelope = envelopeSchemaFor('automation.execution.finished').parse({
+        id,
+        type: 'automation.execution.finished',
+        created_at: now,
+        api_version: EVENTS_API_VERSION,
+        client_id: client.id,
+        data: { execution },
+      });
+      return { id, type: 'automation.execution.finished', seq: String(++seq), clientId: client.id, conversationId: null, performedBy: { kind: 'system' }, envelope };
+    };
+    const own = finished(watcher);
+    const others = finished(other);
+    await deliver(own, others);
+    expect(await startedBy(watcher)).toEqual([others.id]);
+  });
+
   it('never starts the same automation twice for the same event', async () => {
     const client = await createTestClient(app);
     const automation = await create({ client_id: client.id, config: { triggers: ['conversation.escalated', { event: 'conversation.escalated', filters: { channel: ['whatsapp'] } }] } });

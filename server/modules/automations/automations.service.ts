@@ -229,6 +229,12 @@ function configTriggers(config: Record<string, unknown> | undefined): Automation
   return storedTriggers(config?.triggers);
 }
 
+/** The automation whose run an `automation.execution.finished` event reports. */
+function finishedAutomationOf(event: StoredPublicEvent): string | undefined {
+  const execution = event.envelope.data.execution as { automation_id?: unknown } | undefined;
+  return typeof execution?.automation_id === 'string' ? execution.automation_id : undefined;
+}
+
 /** Executions inserted per statement when one event batch starts many automations. */
 const EVENT_EXECUTIONS_CHUNK = 500;
 
@@ -549,8 +555,8 @@ export class AutomationsService implements PublicEventSink {
    * all. One indexed query finds the candidates (the events' types, their clients and the
    * automations without a client); each event is then matched against those few: the automation's
    * client scope (a client's automation receives only that client's events), the trigger's type and
-   * filters. An event an automation's own callback caused never starts that automation (loop
-   * guard), and an event never starts the same automation twice (unique automation_id,
+   * filters. An event an automation's own callback caused, or the end of one of its own runs
+   * (automation.execution.finished), never starts that automation (loop guard), and an event never starts the same automation twice (unique automation_id,
    * trigger_event_id: a repeated `accept` adds nothing).
    */
   async accept(trx: Db, events: readonly StoredPublicEvent[]): Promise<void> {
@@ -568,6 +574,8 @@ export class AutomationsService implements PublicEventSink {
       for (const candidate of candidates) {
         if (candidate.clientId !== null && candidate.clientId !== event.clientId) continue;
         if (event.performedBy.kind === 'automation' && event.performedBy.automationId === candidate.id) continue;
+        // Its own runs finishing never start it again (a trigger on automation.execution.finished would loop).
+        if (event.type === 'automation.execution.finished' && finishedAutomationOf(event) === candidate.id) continue;
         if (!triggersOf.get(candidate.id)!.some((trigger) => triggerMatches(trigger, subject))) continue;
         const id = randomUUID();
         clientOf.set(candidate.id, candidate.clientId);
