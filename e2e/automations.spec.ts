@@ -45,7 +45,7 @@ test.describe('automations', () => {
         name,
         description: 'Answers every new lead within a minute',
         type: 'n8n',
-        workflowConfig: { webhookUrl: receiver.url, triggers: ['new lead'] },
+        workflowConfig: { webhookUrl: receiver.url, triggers: ['lead.qualified'] },
       });
       const assigned = await api.post<{ clientAssignments: { clientId: string; automationId: string | null }[] }>(`/api/v1/templates/${template.id}/clients`, {
         clientId: client.id,

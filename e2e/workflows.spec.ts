@@ -90,7 +90,12 @@ test.describe('workflow, zap and template admin', () => {
     await form.getByRole('button', { name: 'Create Template' }).click();
     await expect(page.getByText('Please fill in all required fields')).toBeVisible();
     await form.getByRole('textbox', { name: /^Webhook URL/u }).fill('https://n8n.example.com/webhook/welcome');
-    await form.getByRole('textbox', { name: 'Triggers' }).fill('new_message\nnew_lead');
+    // Two event triggers: new customer messages on WhatsApp, and new leads.
+    await form.getByRole('button', { name: 'Add trigger' }).click();
+    await form.getByRole('group', { name: 'Channel' }).getByRole('button', { name: 'WhatsApp' }).click();
+    await form.getByRole('button', { name: 'Add trigger' }).click();
+    await form.getByRole('combobox', { name: 'Event' }).nth(1).click();
+    await page.getByRole('option', { name: /^lead\.qualified/u }).click();
     await form.getByRole('textbox', { name: 'n8n Workflow JSON' }).fill('{"nodes": [');
     await form.getByRole('button', { name: 'Create Template' }).click();
     await expect(form.getByText('This is not valid JSON. Paste the workflow as n8n exports it.')).toBeVisible();
@@ -103,7 +108,8 @@ test.describe('workflow, zap and template admin', () => {
     await page.getByRole('searchbox', { name: 'Search templates' }).fill(name);
     const card = page.getByRole('article', { name, exact: true });
     await expect(card).toContainText('Draft');
-    await expect(card).toContainText('new_lead');
+    await expect(card).toContainText('message.received · WhatsApp');
+    await expect(card).toContainText('lead.qualified');
     const download = page.waitForEvent('download');
     await card.getByRole('button', { name: `Download the n8n workflow of ${name}` }).click();
     expect((await download).suggestedFilename()).toMatch(/^welcome-flow-.*\.n8n\.json$/u);
@@ -146,7 +152,7 @@ test.describe('workflow, zap and template admin', () => {
     const long = `${unique('A workflow with a rather long name that must wrap or truncate')}`;
     await api.post('/api/v1/workflows', { kind: 'n8n', name: long, webhookUrl: `https://n8n.example.com/webhook/${'x'.repeat(120)}` });
     await api.post('/api/v1/workflows', { kind: 'zapier', name: long, webhookUrl: `https://hooks.zapier.com/hooks/catch/${'1'.repeat(60)}/`, appIntegrations: ['Gmail', 'Google Sheets'] });
-    await api.post('/api/v1/templates', { name: long, type: 'n8n', workflowConfig: { webhookUrl: `https://n8n.example.com/webhook/${'y'.repeat(120)}`, triggers: ['new_message'] } });
+    await api.post('/api/v1/templates', { name: long, type: 'n8n', workflowConfig: { webhookUrl: `https://n8n.example.com/webhook/${'y'.repeat(120)}`, triggers: ['message.received'] } });
     await api.dispose();
     await page.setViewportSize({ width: 390, height: 844 });
     await signInPage(page, ADMIN.email, ADMIN.password);

@@ -322,7 +322,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     // The events module's recent envelopes and documented examples (Zapier's sample step).
     recentEvents: { recent: (type, scope, limit) => publicEvents.recent(type, scope, limit), example: (type) => publicEvents.exampleEnvelope(type) },
   });
-  eventSinks.push(hooks.sink());
+  eventSinks.push(hooks.sink(), automations);
   const realtime = new RealtimeHub(
     { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders() },
     logger,

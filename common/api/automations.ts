@@ -23,6 +23,9 @@
  * automation without a client.
  */
 import { z } from 'zod';
+import { channelKind } from './channels';
+import { conversationStatus } from './conversations';
+import { PUBLIC_EVENT_TYPES, type PublicEventType, publicEventEnvelope, publicEventType } from './events';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -39,7 +42,8 @@ export type ExecutionStatus = z.infer<typeof executionStatus>;
 export const EXECUTION_STATUS_RANK: Readonly<Record<ExecutionStatus, number>> = { running: 0, waiting: 1, success: 2, error: 2, canceled: 2 };
 export const FINAL_EXECUTION_STATUSES: readonly ExecutionStatus[] = ['success', 'error', 'canceled'];
 
-export const startedHow = z.enum(['manual', 'template', 'api', 'schedule']);
+/** 'event': a public event matched one of the automation's triggers (`trigger_event_type` says which). */
+export const startedHow = z.enum(['manual', 'template', 'api', 'schedule', 'event']);
 
 /** The largest `metadata` a step message may carry, as JSON (UTF-8 bytes). */
 export const MESSAGE_METADATA_MAX_BYTES = 16 * 1024;
@@ -48,6 +52,104 @@ export const MESSAGE_CONTENT_MAX = 10_000;
 export const CALLBACK_GRACE_MS = 10 * 60_000;
 
 export const automationConfig = z.record(z.string(), z.unknown());
+
+/**
+ * Event triggers (issue 14 §3): `config.triggers` of an automation (and `workflowConfig.triggers` of
+ * a template). Each matching public event starts one execution, whose request's `trigger` carries
+ * the event. Filters are ANDed; within one filter the values are alternatives; an absent (or empty)
+ * filter matches everything. The automation's own client scope always applies first: an automation
+ * of a client only ever receives that client's events. A string entry is short for `{event: <string>}`.
+ */
+export const MAX_AUTOMATION_TRIGGERS = 20;
+/** The events that concern a conversation: only these can be filtered by channel or conversation status. */
+export const CONVERSATION_EVENT_TYPES: readonly PublicEventType[] = PUBLIC_EVENT_TYPES.filter(
+  (t) => t.startsWith('message.') || t.startsWith('conversation.') || t === 'lead.qualified',
+);
+
+export const automationTriggerFilters = z.strictObject(
+  {
+    /** The conversation's channel (`data.conversation.platform`). */
+    channel: z
+      .array(z.enum(channelKind.options, { error: `Channel must be one of ${channelKind.options.join(', ')}` }), { error: 'Channel must be a list' })
+      .max(20, { error: 'Too many channels' })
+      .optional(),
+    /** The event's client (for automations without a client; one with a client only sees its own). */
+    client_id: z.uuid({ error: 'Client must be a valid id' }).optional(),
+    /** The conversation's status when the event happened (`data.conversation.status`). */
+    conversation_status: z
+      .array(z.enum(conversationStatus.options, { error: `Conversation status must be one of ${conversationStatus.options.join(', ')}` }), {
+        error: 'Conversation status must be a list',
+      })
+      .max(20, { error: 'Too many statuses' })
+      .optional(),
+  },
+  { error: 'Filters must be an object with channel, client_id or conversation_status' },
+);
+export type AutomationTriggerFilters = z.output<typeof automationTriggerFilters>;
+
+export const automationEventTrigger = z.preprocess(
+  (v) => (typeof v === 'string' ? { event: v.trim() } : v),
+  z
+    .strictObject(
+      {
+        event: z.enum(PUBLIC_EVENT_TYPES, { error: 'Unknown event type' }),
+        filters: automationTriggerFilters.optional(),
+      },
+      { error: 'A trigger must be an object with an event' },
+    )
+    .superRefine((trigger, ctx) => {
+      if (CONVERSATION_EVENT_TYPES.includes(trigger.event)) return;
+      for (const key of ['channel', 'conversation_status'] as const) {
+        if (trigger.filters?.[key]) {
+          ctx.addIssue({ code: 'custom', path: ['filters', key], message: `${trigger.event} has no conversation to filter by` });
+        }
+      }
+    })
+    // Lists deduplicated; an empty list is no filter; no filters, no `filters`.
+    .transform((trigger): { event: PublicEventType; filters?: AutomationTriggerFilters } => {
+      const given = trigger.filters ?? {};
+      const filters: AutomationTriggerFilters = {};
+      if (given.channel?.length) filters.channel = [...new Set(given.channel)];
+      if (given.client_id) filters.client_id = given.client_id;
+      if (given.conversation_status?.length) filters.conversation_status = [...new Set(given.conversation_status)];
+      return Object.keys(filters).length > 0 ? { event: trigger.event, filters } : { event: trigger.event };
+    }),
+);
+export type AutomationEventTrigger = z.output<typeof automationEventTrigger>;
+/** A stored trigger as views show it (no transforms: responses are encoded with it). */
+export const automationEventTriggerView = z.object({
+  event: publicEventType,
+  filters: z
+    .object({ channel: z.array(channelKind).optional(), client_id: z.uuid().optional(), conversation_status: z.array(conversationStatus).optional() })
+    .optional(),
+});
+
+export const automationTriggers = z
+  .array(automationEventTrigger, { error: 'Triggers must be a list' })
+  .max(MAX_AUTOMATION_TRIGGERS, { error: `At most ${MAX_AUTOMATION_TRIGGERS} triggers` });
+export type AutomationTriggers = z.output<typeof automationTriggers>;
+
+/** A template's triggers: the same, without a client filter (each assigned client's automation receives its own events). */
+export const templateTriggers = automationTriggers.superRefine((triggers, ctx) => {
+  triggers.forEach((t, i) => {
+    if (t.filters?.client_id) ctx.addIssue({ code: 'custom', path: [i, 'filters', 'client_id'], message: 'A template’s trigger cannot name a client' });
+  });
+});
+
+/** Whether `trigger` matches an event (type and filters; the client scope is the caller's). */
+export function triggerMatches(
+  trigger: AutomationEventTrigger,
+  event: { type: string; clientId: string | null; data: Record<string, unknown> },
+): boolean {
+  if (trigger.event !== event.type) return false;
+  const filters = trigger.filters;
+  if (!filters) return true;
+  if (filters.client_id && filters.client_id !== event.clientId) return false;
+  const conversation = event.data.conversation as { platform?: unknown; status?: unknown } | undefined;
+  if (filters.channel && !filters.channel.includes(conversation?.platform as never)) return false;
+  if (filters.conversation_status && !filters.conversation_status.includes(conversation?.status as never)) return false;
+  return true;
+}
 
 export const automationView = z.object({
   id: z.uuid(),
@@ -97,7 +199,10 @@ const description = z
   .nullable()
   .optional();
 
-const configInput = automationConfig.refine((v) => JSON.stringify(v).length <= 64 * 1024, { error: 'Config is too large (at most 64 KB)' });
+/** Any object; its `triggers`, when given, are checked (automationTriggers). */
+const configInput = z
+  .looseObject({ triggers: automationTriggers.optional() }, { error: 'Config must be an object' })
+  .refine((v) => JSON.stringify(v).length <= 64 * 1024, { error: 'Config is too large (at most 64 KB)' });
 
 export const createAutomationInput = z.object({
   name: requiredText(200, 'Name is required', 'Name is too long'),
@@ -138,6 +243,9 @@ export const executionView = z.object({
   execution_id: z.string().nullable(),
   started_how: startedHow,
   started_by: z.uuid().nullable(),
+  /** The public event that started it (started_how 'event'), else null: "started by conversation.escalated". */
+  trigger_event_id: z.uuid().nullable(),
+  trigger_event_type: z.string().nullable(),
 });
 export type ExecutionView = z.infer<typeof executionView>;
 export const executionsResponse = z.object({ executions: z.array(executionView) });
@@ -197,5 +305,11 @@ export const automationTrigger = z.object({
   client_id: z.uuid().nullable(),
   timestamp: isoDate,
   callback: z.object({ messages_url: z.string(), status_url: z.string(), token: z.string() }),
+  /**
+   * What started it, when a public event did (issue 14 §3): the event's type and id and the whole
+   * envelope as subscribers receive it (`{id, type, created_at, api_version, client_id, data}`).
+   * Absent for runs started by hand, a template, the API or a schedule.
+   */
+  trigger: z.object({ type: publicEventType, event_id: z.uuid(), data: publicEventEnvelope }).optional(),
 });
 export type AutomationTrigger = z.infer<typeof automationTrigger>;

@@ -27,6 +27,7 @@
  *   DELETE /api/v1/templates/:id/clients/:clientId    -> templateView (the automation it created stays)
  */
 import { z } from 'zod';
+import { automationEventTriggerView, templateTriggers } from './automations';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -66,9 +67,12 @@ const webhookUrl = z
 const appIntegrations = z
   .array(z.string().trim().min(1, { error: 'App name is required' }).max(100, { error: 'App name is too long' }))
   .max(50, { error: 'At most 50 apps' });
-const triggers = z
-  .array(z.string().trim().min(1, { error: 'Trigger is required' }).max(100, { error: 'Trigger is too long' }))
-  .max(50, { error: 'At most 50 triggers' });
+/**
+ * The spec's `workflow_config.triggers`: the public events (with filters) that run the automation
+ * an assignment creates — the automations' own trigger shape (common/api/automations.ts, snake_case
+ * inside), copied into the automation's `config.triggers`. A string is short for `{event: <string>}`.
+ */
+const triggers = templateTriggers;
 
 export const assignedClient = z.object({ id: z.uuid(), name: z.string(), assignedAt: isoDate });
 export type AssignedClient = z.infer<typeof assignedClient>;
@@ -141,7 +145,7 @@ export const clientAssignmentParams = z.object({ id: z.uuid(), clientId: z.uuid(
 export const assignClientInput = z.object({ clientId: z.uuid({ error: 'Please choose a client' }) });
 export type AssignClientInput = z.infer<typeof assignClientInput>;
 
-export const templateWorkflowConfig = z.object({ webhookUrl: z.string(), triggers: z.array(z.string()) });
+export const templateWorkflowConfig = z.object({ webhookUrl: z.string(), triggers: z.array(automationEventTriggerView) });
 
 export const templateClientAssignment = z.object({
   clientId: z.uuid(),

@@ -102,9 +102,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
  * jsonb columns that hold someone else's JSON (a workflow's step metadata, an automation's
  * config, an n8n workflow): returned exactly as stored. CamelCasePlugin maps the keys of nested
  * objects too, which is what our own JSON (job payloads, `jsonb_build_object` rows) relies on, but
- * would turn a workflow's `order_id` into `orderId`.
+ * would turn a workflow's `order_id` into `orderId`. Also the public events' envelopes an execution
+ * keeps (`trigger_event`) and a template's `workflow_config`, whose triggers' filters are snake_case.
  */
-const OPAQUE_JSON_COLUMNS = new Set(['config', 'metadata', 'n8n_workflow_json']);
+const OPAQUE_JSON_COLUMNS = new Set(['config', 'metadata', 'n8n_workflow_json', 'trigger_event', 'workflow_config']);
 
 /** Tables and columns are snake_case in SQL and camelCase in TypeScript; OPAQUE_JSON_COLUMNS' values are left alone. */
 export class ParleyCamelCasePlugin extends CamelCasePlugin {

@@ -4,6 +4,7 @@
  * here exists in the migrated database.
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { AutomationEventTrigger } from '../../common/api/automations';
 import type { NotificationPreferences } from '../../common/api/me';
 import type { Role } from '../../common/roles';
 
@@ -486,7 +487,7 @@ export interface SqlRoutinesTable {
 
 export type AutomationStatus = 'active' | 'paused' | 'inactive' | 'error';
 export type AutomationExecutionStatus = 'success' | 'error' | 'running' | 'waiting' | 'canceled';
-export type AutomationStartedHow = 'manual' | 'template' | 'api' | 'schedule';
+export type AutomationStartedHow = 'manual' | 'template' | 'api' | 'schedule' | 'event';
 
 export interface AutomationsTable {
   id: Generated<string>;
@@ -502,6 +503,8 @@ export interface AutomationsTable {
   signingSecret: string;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
+  /** Generated from `config.triggers` (migration 0019): the event types that may start it. */
+  triggerEvents: ColumnType<string[], never, never>;
 }
 
 export interface AutomationExecutionsTable {
@@ -519,6 +522,11 @@ export interface AutomationExecutionsTable {
   callbackTokenExpiresAt: Timestamp | null;
   lastHeardAt: ColumnType<Date, Date | string | undefined, Date | string>;
   triggeredAt: Timestamp | null;
+  /** The public event that started it (started_how 'event', migration 0019). */
+  triggerEventId: string | null;
+  triggerEventType: string | null;
+  /** The event's envelope, sent as the request's `trigger.data`. */
+  triggerEvent: Json<Record<string, unknown>> | null;
 }
 
 export interface AutomationMessagesTable {
@@ -559,7 +567,8 @@ export interface WorkflowClientsTable {
 
 export interface TemplateWorkflowConfig {
   webhookUrl: string;
-  triggers: string[];
+  /** `{event, filters?}` (common/api/automations.ts `automationEventTrigger`; strings before migration 0019). */
+  triggers: AutomationEventTrigger[];
 }
 export interface TemplatesTable {
   id: Generated<string>;

@@ -210,6 +210,33 @@ export class JobQueue {
   }
 
   /**
+   * Adds one job per payload in ONE statement (and one wake-up NOTIFY): many jobs of one kind made
+   * in one transaction (an event starting hundreds of automations). No singleton keys. Returns how
+   * many were added.
+   */
+  async enqueueMany<J extends JobDefinition>(
+    definition: J,
+    payloads: readonly JobPayloadInput<J>[],
+    options: Omit<EnqueueOptions, 'singletonKey'> = {},
+  ): Promise<number> {
+    if (payloads.length === 0) return 0;
+    const parsed = payloads.map((payload) => JSON.stringify(definition.payload.parse(payload)));
+    const db = options.db ?? this.#database.db;
+    const runAt = options.runAt ?? (options.delayMs ? new Date(Date.now() + options.delayMs) : undefined);
+    const notice = JSON.stringify({ name: definition.name, runAt: runAt?.toISOString() });
+    const result = await sql<{ n: number }>`
+      with inserted as (
+        insert into jobs (name, payload, max_attempts, run_at)
+        select ${definition.name}, p::jsonb, ${definition.maxAttempts ?? DEFAULT_MAX_ATTEMPTS},
+          coalesce(${runAt?.toISOString() ?? null}::timestamptz, statement_timestamp())
+        from unnest(${parsed}::text[]) as p
+        returning id
+      )
+      select count(*)::int as n, pg_notify(${this.channel}, ${notice}) from inserted`.execute(db);
+    return result.rows[0]?.n ?? 0;
+  }
+
+  /**
    * The tail of one SQL statement that inserts a job and its wake-up NOTIFY: `insert into jobs …
    * select <payload> from <source> returning …`, for a statement whose CTEs wrote the rows the job
    * is about (`with stored as (insert … returning id) <this>`). Rows and job then commit together

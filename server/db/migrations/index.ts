@@ -15,6 +15,7 @@ import * as n8n from './0015-n8n';
 import * as events from './0016-events';
 import * as hooks from './0017-hooks';
 import * as apiKeys from './0018-api-keys';
+import * as automationTriggers from './0019-automation-triggers';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0016-events': events,
   '0017-hooks': hooks,
   '0018-api-keys': apiKeys,
+  '0019-automation-triggers': automationTriggers,
 };

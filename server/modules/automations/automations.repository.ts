@@ -17,8 +17,8 @@ import type {
 import { json } from '../../db/sql';
 import type { Scope } from '../../http/scope';
 
-export type AutomationRow = Omit<Selectable<AutomationsTable>, 'signingSecret'>;
-export type ExecutionRow = Omit<Selectable<AutomationExecutionsTable>, 'callbackTokenHash' | 'triggeredAt'>;
+export type AutomationRow = Omit<Selectable<AutomationsTable>, 'signingSecret' | 'triggerEvents'>;
+export type ExecutionRow = Omit<Selectable<AutomationExecutionsTable>, 'callbackTokenHash' | 'triggeredAt' | 'triggerEvent'>;
 export type MessageRow = Selectable<AutomationMessagesTable>;
 
 const AUTOMATION_COLUMNS = [
@@ -48,6 +48,8 @@ const EXECUTION_FIELDS = [
   'startedBy',
   'callbackTokenExpiresAt',
   'lastHeardAt',
+  'triggerEventId',
+  'triggerEventType',
 ] as const;
 const EXECUTION_COLUMNS = EXECUTION_FIELDS.map((f) => `e.${f}` as const);
 
@@ -68,6 +70,8 @@ export type AutomationChanges = Partial<Omit<NewAutomation, 'createdBy' | 'seale
 /** What the run and callback paths need about an execution and its automation. */
 export interface ExecutionForUpdate extends ExecutionRow {
   callbackTokenHash: string;
+  /** The envelope of the event that started it (started_how 'event'). */
+  triggerEvent: Record<string, unknown> | null;
   triggeredAt: Date | null;
   clientId: string | null;
   workflowId: string | null;
@@ -160,6 +164,62 @@ export class AutomationsRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * The active automations that may be started by events of these types and clients, in one
+   * indexed query (the GIN index on `trigger_events` of the active ones): those of the events'
+   * clients and those without a client (staff automations receive every client's events). The
+   * caller matches each event against the few returned.
+   */
+  async findTriggerCandidates(db: Db, types: readonly string[], clientIds: readonly string[]): Promise<{ id: string; clientId: string | null; config: Record<string, unknown> }[]> {
+    return db
+      .selectFrom('automations as a')
+      .select(['a.id', 'a.clientId', 'a.config'])
+      .where('a.status', '=', 'active')
+      .where(sql<boolean>`a.trigger_events ?| ${[...types]}::text[]`)
+      .where(sql<boolean>`(a.client_id is null or a.client_id = any(${[...clientIds]}::uuid[]))`)
+      .orderBy('a.id')
+      .execute();
+  }
+
+  /**
+   * Executions started by events, in one statement; one an event already started for the same
+   * automation is skipped (unique automation_id, trigger_event_id). Returns those inserted.
+   */
+  async insertEventExecutions(
+    rows: readonly {
+      id: string;
+      automationId: string;
+      startedAt: Date;
+      callbackTokenHash: string;
+      triggerEventId: string;
+      triggerEventType: string;
+      triggerEvent: Record<string, unknown>;
+    }[],
+    db: Db,
+  ): Promise<ExecutionRow[]> {
+    if (rows.length === 0) return [];
+    return db
+      .insertInto('automationExecutions')
+      .values(
+        rows.map((row) => ({
+          id: row.id,
+          automationId: row.automationId,
+          status: 'running' as const,
+          startedAt: row.startedAt,
+          startedHow: 'event' as const,
+          startedBy: null,
+          callbackTokenHash: row.callbackTokenHash,
+          lastHeardAt: row.startedAt,
+          triggerEventId: row.triggerEventId,
+          triggerEventType: row.triggerEventType,
+          triggerEvent: JSON.stringify(row.triggerEvent),
+        })),
+      )
+      .onConflict((oc) => oc.columns(['automationId', 'triggerEventId']).doNothing())
+      .returning(EXECUTION_FIELDS)
+      .execute();
+  }
+
   async listExecutions(automationId: string, limit: number): Promise<ExecutionRow[]> {
     return this.db
       .selectFrom('automationExecutions as e')
@@ -194,7 +254,7 @@ export class AutomationsRepository {
     let q = db
       .selectFrom('automationExecutions as e')
       .innerJoin('automations as a', 'a.id', 'e.automationId')
-      .select([...EXECUTION_COLUMNS, 'e.callbackTokenHash', 'e.triggeredAt', 'a.clientId', 'a.workflowId', 'a.workflowUrl', 'a.config', 'a.signingSecret'])
+      .select([...EXECUTION_COLUMNS, 'e.callbackTokenHash', 'e.triggeredAt', 'e.triggerEvent', 'a.clientId', 'a.workflowId', 'a.workflowUrl', 'a.config', 'a.signingSecret'])
       .where('e.id', '=', id);
     if (lock) q = q.forUpdate('e');
     return q.executeTakeFirst();

@@ -156,10 +156,10 @@ describe.each(ENGINES)('automations (%s)', (engine) => {
         expect((await user.delete(`/api/v1/automations/${automation.id}`)).statusCode).toBe(403);
         expect((await user.post(`/api/v1/automations/${automation.id}/rotate-secret`)).statusCode).toBe(403);
       }
-      const edited = await admin.patch(`/api/v1/automations/${automation.id}`, { name: 'Renamed', description: 'Now described', config: { triggers: ['lead'], crm_list_id: 7 } });
+      const edited = await admin.patch(`/api/v1/automations/${automation.id}`, { name: 'Renamed', description: 'Now described', config: { triggers: ['lead.qualified'], crm_list_id: 7 } });
       expect(edited.statusCode, edited.body).toBe(200);
-      expect(edited.json()).toMatchObject({ name: 'Renamed', description: 'Now described', config: { triggers: ['lead'], crm_list_id: 7 }, workflow_url: workflow.url });
-      expect((await admin.get(`/api/v1/automations/${automation.id}`)).json()).toMatchObject({ config: { triggers: ['lead'], crm_list_id: 7 } });
+      expect(edited.json()).toMatchObject({ name: 'Renamed', description: 'Now described', config: { triggers: [{ event: 'lead.qualified' }], crm_list_id: 7 }, workflow_url: workflow.url });
+      expect((await admin.get(`/api/v1/automations/${automation.id}`)).json()).toMatchObject({ config: { triggers: [{ event: 'lead.qualified' }], crm_list_id: 7 } });
       expect((await admin.patch(`/api/v1/automations/${automation.id}`, { workflow_url: '' })).json().error.fields).toMatchObject({ workflow_url: 'Workflow URL is required' });
       expect((await admin.patch(`/api/v1/automations/${automation.id}`, {})).statusCode).toBe(400);
       expect((await admin.delete(`/api/v1/automations/${automation.id}`)).statusCode).toBe(204);

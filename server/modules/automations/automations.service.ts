@@ -14,6 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import {
+  type AutomationEventTrigger,
+  automationEventTrigger,
   type AutomationMessageView,
   type AutomationView,
   CALLBACK_GRACE_MS,
@@ -26,13 +28,16 @@ import {
   FINAL_EXECUTION_STATUSES,
   type stepMessageInput,
   type AutomationTrigger,
+  triggerMatches,
   type updateAutomationInput,
 } from '../../../common/api/automations';
+import type { PublicEventEnvelope, PublicEventType } from '../../../common/api/events';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { AutomationStartedHow, AutomationStatus } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
 import type { PerformedBy } from '../../events/domain-events';
+import type { PublicEventSink, StoredPublicEvent } from '../../events/public-events';
 import type { SessionUser } from '../../http/access';
 import { type Scope, scopeFor } from '../../http/scope';
 import type { JobQueue } from '../../jobs/queue';
@@ -151,6 +156,8 @@ function toExecutionView(row: ExecutionRow): ExecutionView {
     execution_id: row.executionId,
     started_how: row.startedHow,
     started_by: row.startedBy,
+    trigger_event_id: row.triggerEventId,
+    trigger_event_type: row.triggerEventType,
   };
 }
 
@@ -208,7 +215,34 @@ function formatDuration(ms: number): string {
   return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
-export class AutomationsService {
+/** A stored `config.triggers`, entry by entry: what does not parse (never written since validation) matches nothing. */
+function storedTriggers(value: unknown): AutomationEventTrigger[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) => {
+    const parsed = automationEventTrigger.safeParse(entry);
+    return parsed.success ? [parsed.data] : [];
+  });
+}
+
+/** The triggers of `config`, when it has valid ones (the routes validated them). */
+function configTriggers(config: Record<string, unknown> | undefined): AutomationEventTrigger[] {
+  return storedTriggers(config?.triggers);
+}
+
+/** The automation whose run an `automation.execution.finished` event reports. */
+function finishedAutomationOf(event: StoredPublicEvent): string | undefined {
+  const execution = event.envelope.data.execution as { automation_id?: unknown } | undefined;
+  return typeof execution?.automation_id === 'string' ? execution.automation_id : undefined;
+}
+
+/** Executions inserted per statement when one event batch starts many automations. */
+const EVENT_EXECUTIONS_CHUNK = 500;
+
+/**
+ * Also the events module's `PublicEventSink` (issue 14 §3): `accept` starts the automations whose
+ * triggers match, in the transaction that stores the events.
+ */
+export class AutomationsService implements PublicEventSink {
   readonly #repository: AutomationsRepository;
   readonly #logger: Logger;
 
@@ -251,8 +285,24 @@ export class AutomationsService {
     }
   }
 
+  /**
+   * An automation of a client only ever receives that client's events: a trigger filtering on
+   * another client would never run, so it is refused.
+   */
+  #checkTriggerClients(config: Record<string, unknown>, clientId: string | null): void {
+    if (clientId === null) return;
+    configTriggers(config).forEach((trigger, i) => {
+      const filtered = trigger.filters?.client_id;
+      if (filtered && filtered !== clientId) {
+        const message = 'This automation only receives its own client’s events; remove this client filter or choose that client';
+        throw new AppError('VALIDATION_ERROR', message, { fields: { [`config.triggers.${i}.filters.client_id`]: message } });
+      }
+    });
+  }
+
   async create(user: SessionUser, input: CreateAutomationCommand): Promise<CreatedAutomation> {
     this.#checkUrl(input.workflow_url);
+    this.#checkTriggerClients(input.config, input.client_id ?? null);
     const secret = randomToken();
     const id = await this.#withClientCheck(() =>
       this.#repository.insert({
@@ -293,6 +343,11 @@ export class AutomationsService {
 
   async update(id: string, input: UpdateAutomationCommand): Promise<AutomationView> {
     this.#checkUrl(input.workflow_url);
+    if (input.config !== undefined || input.client_id !== undefined) {
+      const current = await this.#repository.find(id, STAFF);
+      if (!current) throw notFound('Automation');
+      this.#checkTriggerClients(input.config ?? current.config, input.client_id === undefined ? current.clientId : input.client_id);
+    }
     const updated = await this.#withClientCheck(() =>
       this.#repository.update(
         id,
@@ -403,6 +458,13 @@ export class AutomationsService {
       timestamp: now.toISOString(),
       callback: { messages_url: `${base}/messages`, status_url: base, token: this.#callbackToken(executionId) },
     };
+    if (row.triggerEventId && row.triggerEventType && row.triggerEvent) {
+      trigger.trigger = {
+        type: row.triggerEventType as PublicEventType,
+        event_id: row.triggerEventId,
+        data: row.triggerEvent as PublicEventEnvelope,
+      };
+    }
     const body = JSON.stringify(trigger);
     let answer: { status: number; body: Buffer };
     try {
@@ -482,6 +544,71 @@ export class AutomationsService {
       }
       return updated;
     });
+  }
+
+  // Event triggers (issue 14 §3)
+
+  /**
+   * The events module's sink: inside the transaction that stores `events`, each ACTIVE automation
+   * with a matching trigger gets an execution started by the event ('event', the event's id, type
+   * and envelope) and its run and silence jobs — so the executions commit with the events or not at
+   * all. One indexed query finds the candidates (the events' types, their clients and the
+   * automations without a client); each event is then matched against those few: the automation's
+   * client scope (a client's automation receives only that client's events), the trigger's type and
+   * filters. An event an automation's own callback caused, or the end of one of its own runs
+   * (automation.execution.finished), never starts that automation (loop guard), and an event never starts the same automation twice (unique automation_id,
+   * trigger_event_id: a repeated `accept` adds nothing).
+   */
+  async accept(trx: Db, events: readonly StoredPublicEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const types = [...new Set(events.map((e) => e.type))];
+    const clientIds = [...new Set(events.flatMap((e) => (e.clientId ? [e.clientId] : [])))];
+    const candidates = await this.#repository.findTriggerCandidates(trx, types, clientIds);
+    if (candidates.length === 0) return;
+    const triggersOf = new Map(candidates.map((c) => [c.id, configTriggers(c.config)]));
+    const startedAt = this.deps.clock.now();
+    const rows: Parameters<AutomationsRepository['insertEventExecutions']>[0][number][] = [];
+    const clientOf = new Map<string, string | null>();
+    for (const event of events) {
+      const subject = { type: event.type, clientId: event.clientId, data: event.envelope.data };
+      for (const candidate of candidates) {
+        if (candidate.clientId !== null && candidate.clientId !== event.clientId) continue;
+        if (event.performedBy.kind === 'automation' && event.performedBy.automationId === candidate.id) continue;
+        // Its own runs finishing never start it again (a trigger on automation.execution.finished would loop).
+        if (event.type === 'automation.execution.finished' && finishedAutomationOf(event) === candidate.id) continue;
+        if (!triggersOf.get(candidate.id)!.some((trigger) => triggerMatches(trigger, subject))) continue;
+        const id = randomUUID();
+        clientOf.set(candidate.id, candidate.clientId);
+        rows.push({
+          id,
+          automationId: candidate.id,
+          startedAt,
+          callbackTokenHash: sha256Hex(this.#callbackToken(id)),
+          triggerEventId: event.id,
+          triggerEventType: event.type,
+          triggerEvent: event.envelope,
+        });
+      }
+    }
+    for (let i = 0; i < rows.length; i += EVENT_EXECUTIONS_CHUNK) {
+      const inserted = await this.#repository.insertEventExecutions(rows.slice(i, i + EVENT_EXECUTIONS_CHUNK), trx);
+      if (inserted.length > 0) {
+        await this.deps.queue.enqueueMany(runAutomationJob, inserted.map((execution) => ({ executionId: execution.id })), { db: trx });
+        await this.deps.queue.enqueueMany(
+          checkExecutionSilenceJob,
+          inserted.map((execution) => ({ executionId: execution.id, attempt: 0 })),
+          { db: trx, delayMs: this.deps.silenceTimeoutMs },
+        );
+        await this.deps.events.publishMany(
+          trx,
+          inserted.map((execution) => ({
+            name: 'automation.execution.updated' as const,
+            payload: { executionId: execution.id, automationId: execution.automationId, clientId: clientOf.get(execution.automationId) ?? null },
+            performedBy: { kind: 'system' as const },
+          })),
+        );
+      }
+    }
   }
 
   // Callbacks (the workflow's side)

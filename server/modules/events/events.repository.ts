@@ -63,6 +63,8 @@ export interface ExecutionRow {
   startedAt: Date;
   finishedAt: Date | null;
   errorMessage: string | null;
+  /** The public event that started it (event-triggered automations), else null. */
+  triggerEventType: string | null;
 }
 
 export interface NewEventRow {
@@ -202,7 +204,7 @@ export class EventsRepository {
     return trx
       .selectFrom('automationExecutions as e')
       .innerJoin('automations as a', 'a.id', 'e.automationId')
-      .select(['e.id', 'e.automationId', 'a.name as automationName', 'a.clientId', 'e.status', 'e.startedAt', 'e.finishedAt', 'e.errorMessage'])
+      .select(['e.id', 'e.automationId', 'a.name as automationName', 'a.clientId', 'e.status', 'e.startedAt', 'e.finishedAt', 'e.errorMessage', 'e.triggerEventType'])
       .where('e.id', '=', executionId)
       .executeTakeFirst();
   }

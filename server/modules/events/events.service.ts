@@ -315,8 +315,7 @@ export class EventsService {
               started_at: execution.startedAt.toISOString(),
               finished_at: execution.finishedAt.toISOString(),
               error_message: execution.errorMessage,
-              // Executions started by an event record it once event-triggered automations land.
-              started_by_event: null,
+              started_by_event: execution.triggerEventType,
             },
           }),
         ];

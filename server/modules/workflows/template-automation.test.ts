@@ -41,7 +41,7 @@ describe.each(ENGINES)('assigning a template creates the client’s automation (
     const mine = expectJson<AutomationsResponse>(await owner.get('/api/v1/automations'), 200).automations;
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ name: 'Lead intake', description: 'New leads to the CRM', workflow_url: HOOK, status: 'active', client_id: client.id });
-    expect(mine[0]!.config).toMatchObject({ triggers: ['lead.qualified'], templateId: template.id });
+    expect(mine[0]!.config).toMatchObject({ triggers: [{ event: 'lead.qualified' }], templateId: template.id });
 
     const { client: stranger } = await signedInClientUser(app, other.id);
     expect(expectJson<AutomationsResponse>(await stranger.get('/api/v1/automations'), 200).automations).toEqual([]);

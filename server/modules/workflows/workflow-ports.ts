@@ -4,6 +4,7 @@
  * linked workflow on the connected n8n instance and reads its workflows (import, real active
  * state). The workflows module imports neither.
  */
+import type { AutomationEventTrigger } from '../../../common/api/automations';
 import type { Db } from '../../db/database';
 
 export interface AutomationFromTemplate {
@@ -13,7 +14,8 @@ export interface AutomationFromTemplate {
   description: string;
   /** The template's `workflowConfig.webhookUrl`. */
   workflowUrl: string;
-  triggers: string[];
+  /** The template's `workflowConfig.triggers`: the events that run the automation (its `config.triggers`). */
+  triggers: AutomationEventTrigger[];
   /** The admin who assigned the template. */
   createdBy: string;
 }

@@ -79,7 +79,7 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
   }
   async function createTemplate(body: Record<string, unknown>): Promise<TemplateView> {
     return expectJson<TemplateView>(
-      await admin.post('/api/v1/templates', { type: 'n8n', workflowConfig: { webhookUrl: HOOK, triggers: ['new_message'] }, ...body }),
+      await admin.post('/api/v1/templates', { type: 'n8n', workflowConfig: { webhookUrl: HOOK, triggers: ['message.received'] }, ...body }),
       201,
     );
   }
@@ -369,21 +369,21 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
   });
 
   it('creates and edits templates, with the workflow config', async () => {
-    const template = await createTemplate({ name: ' Lead follow-up ', description: 'Follows up leads', workflowConfig: { webhookUrl: HOOK, triggers: ['new_lead', ' message '] } });
+    const template = await createTemplate({ name: ' Lead follow-up ', description: 'Follows up leads', workflowConfig: { webhookUrl: HOOK, triggers: ['lead.qualified', ' message.received '] } });
     expect(template).toMatchObject({
       name: 'Lead follow-up',
       description: 'Follows up leads',
       type: 'n8n',
       status: 'draft',
-      workflowConfig: { webhookUrl: HOOK, triggers: ['new_lead', 'message'] },
+      workflowConfig: { webhookUrl: HOOK, triggers: [{ event: 'lead.qualified' }, { event: 'message.received' }] },
       hasN8nWorkflow: false,
       clientCount: 0,
       clientAssignments: [],
     });
-    const edited = expectJson<TemplateView>(await admin.patch(`/api/v1/templates/${template.id}`, { name: 'Lead follow-up v2', workflowConfig: { triggers: ['new_lead'] } }), 200);
-    expect(edited).toMatchObject({ name: 'Lead follow-up v2', workflowConfig: { webhookUrl: HOOK, triggers: ['new_lead'] } });
+    const edited = expectJson<TemplateView>(await admin.patch(`/api/v1/templates/${template.id}`, { name: 'Lead follow-up v2', workflowConfig: { triggers: [{ event: 'lead.qualified', filters: { channel: ['whatsapp'] } }] } }), 200);
+    expect(edited).toMatchObject({ name: 'Lead follow-up v2', workflowConfig: { webhookUrl: HOOK, triggers: [{ event: 'lead.qualified', filters: { channel: ['whatsapp'] } }] } });
     const moved = expectJson<TemplateView>(await admin.patch(`/api/v1/templates/${template.id}`, { workflowConfig: { webhookUrl: 'https://n8n.example.com/webhook/v2' } }), 200);
-    expect(moved.workflowConfig).toEqual({ webhookUrl: 'https://n8n.example.com/webhook/v2', triggers: ['new_lead'] });
+    expect(moved.workflowConfig).toEqual({ webhookUrl: 'https://n8n.example.com/webhook/v2', triggers: [{ event: 'lead.qualified', filters: { channel: ['whatsapp'] } }] });
 
     const missing = await admin.post('/api/v1/templates', { name: '', type: 'zapier', workflowConfig: { webhookUrl: '' } });
     expect(missing.statusCode).toBe(400);
@@ -422,7 +422,7 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
   });
 
   it('clones a template as a draft named "(Copy)" with no clients', async () => {
-    const template = await createTemplate({ name: 'Original', description: 'The first', workflowConfig: { webhookUrl: HOOK, triggers: ['a', 'b'] } });
+    const template = await createTemplate({ name: 'Original', description: 'The first', workflowConfig: { webhookUrl: HOOK, triggers: ['message.received', 'conversation.escalated'] } });
     expectJson(await admin.post(`/api/v1/templates/${template.id}/toggle-status`), 200);
     const acme = await createClient('Clone Co');
     expectJson(await admin.post(`/api/v1/templates/${template.id}/clients`, { clientId: acme.id }), 201);
@@ -432,7 +432,7 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
       description: 'The first',
       type: 'n8n',
       status: 'draft',
-      workflowConfig: { webhookUrl: HOOK, triggers: ['a', 'b'] },
+      workflowConfig: { webhookUrl: HOOK, triggers: [{ event: 'message.received' }, { event: 'conversation.escalated' }] },
       clientCount: 0,
       clientAssignments: [],
     });
@@ -442,7 +442,7 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
   });
 
   it("assigning a template creates the client's automation in the same transaction", async () => {
-    const template = await createTemplate({ name: 'Lead bot', description: 'Qualifies leads', workflowConfig: { webhookUrl: HOOK, triggers: ['new_lead'] } });
+    const template = await createTemplate({ name: 'Lead bot', description: 'Qualifies leads', workflowConfig: { webhookUrl: HOOK, triggers: ['lead.qualified'] } });
     const client = await createClient('Initech');
     const { client: assigner, userId: adminId } = await signedInClient(app, 'admin');
     const assigned = expectJson<TemplateView>(await assigner.post(`/api/v1/templates/${template.id}/clients`, { clientId: client.id }), 201);
@@ -450,7 +450,7 @@ describe.each(ENGINES)('workflows API (%s)', (engine) => {
     expect(assigned.clientAssignments).toEqual([{ clientId: client.id, clientName: 'Initech', assignedAt: expect.any(String), automationId: automationCalls[0]?.id }]);
     expect(automationCalls).toEqual([
       {
-        input: { clientId: client.id, templateId: template.id, name: 'Lead bot', description: 'Qualifies leads', workflowUrl: HOOK, triggers: ['new_lead'], createdBy: adminId },
+        input: { clientId: client.id, templateId: template.id, name: 'Lead bot', description: 'Qualifies leads', workflowUrl: HOOK, triggers: [{ event: 'lead.qualified' }], createdBy: adminId },
         sawAssignment: true,
         id: expect.any(String),
       },

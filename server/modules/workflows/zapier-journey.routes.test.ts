@@ -54,7 +54,7 @@ describe.each(ENGINES)('a zap, its template and a client’s automation, run aga
     expect(expectJson<WorkflowView>(await admin.post(`/api/v1/workflows/${zap.id}/toggle-status`), 200).status).toBe('active');
 
     const template = expectJson<TemplateView>(
-      await admin.post('/api/v1/templates', { name: 'Lead to Sheets', description: 'From the zap', type: 'zapier', workflowConfig: { webhookUrl: zap.webhookUrl, triggers: ['new_lead'] } }),
+      await admin.post('/api/v1/templates', { name: 'Lead to Sheets', description: 'From the zap', type: 'zapier', workflowConfig: { webhookUrl: zap.webhookUrl, triggers: ['lead.qualified'] } }),
       201,
     );
     const assigned = expectJson<TemplateView>(await admin.post(`/api/v1/templates/${template.id}/clients`, { clientId: business.id }), 201);
@@ -76,7 +76,7 @@ describe.each(ENGINES)('a zap, its template and a client’s automation, run aga
     expect(signatureOk(received, 'another-secret')).toBe(false);
     expect(received.headers['content-type']).toMatch(/^application\/json/u);
     const body = JSON.parse(received.body.toString('utf8')) as { execution_id: string; client_id: string; automation_config: unknown; callback: { token: string } };
-    expect(body).toMatchObject({ execution_id: run.id, client_id: business.id, automation_config: { triggers: ['new_lead'] } });
+    expect(body).toMatchObject({ execution_id: run.id, client_id: business.id, automation_config: { triggers: [{ event: 'lead.qualified' }] } });
     expect(body.callback.token.length).toBeGreaterThan(20);
 
     // Zapier's answer carries an id: kept as the external execution id.

@@ -1,8 +1,10 @@
 import { useEffect } from 'react';
 import type { AutomationView } from '@common/api/automations';
+import { describeTrigger } from '@/components/triggers-editor';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useAutomationMessages } from '../api/find-automation-messages';
 import { useExecutions } from '../api/find-executions';
+import { triggersOf } from '../lib/automation-form';
 import { AutomationAdminActions } from './automation-admin-actions';
 import { AutomationStatusBadge } from './automation-status';
 import { ExecutionHistoryList } from './execution-history';
@@ -19,6 +21,7 @@ export function AutomationDetails({
 }) {
   const executions = useExecutions(automation.id);
   const messages = useAutomationMessages(automation.id);
+  const triggers = triggersOf(automation.config);
   // Failed reads of the history and the messages are only logged (spec §8).
   useEffect(() => {
     if (executions.error) console.error('Failed to fetch executions', executions.error);
@@ -36,6 +39,11 @@ export function AutomationDetails({
               <AutomationStatusBadge status={automation.status} />
             </CardTitle>
             {automation.description ? <CardDescription className="break-words">{automation.description}</CardDescription> : null}
+            {triggers.length > 0 ? (
+              <p className="text-xs break-words text-muted-foreground" data-testid="automation-triggers">
+                Runs on: {triggers.map(describeTrigger).join('; ')}
+              </p>
+            ) : null}
           </div>
           {admin ? <AutomationAdminActions automation={automation} onConfigure={admin.onConfigure} onDeleted={admin.onDeleted} /> : null}
         </CardHeader>

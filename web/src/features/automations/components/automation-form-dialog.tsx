@@ -1,10 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useEffect, useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { z } from 'zod';
 import type { AutomationView } from '@common/api/automations';
 import { CopyField } from '@/components/copy-field';
+import { TriggersEditor, triggersError } from '@/components/triggers-editor';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { fieldA11y, FormField } from '@/components/ui/form-field';
@@ -52,11 +53,13 @@ export function AutomationFormDialog({
   const update = useUpdateAutomation();
   const clients = useClientList({ enabled: open });
   const [secret, setSecret] = useState<string | null>(null);
+  const [triggersServerError, setTriggersServerError] = useState<string | undefined>();
   const form = useForm<AutomationFormValues, unknown, z.output<typeof automationForm>>({
     resolver: zodResolver(automationForm),
     defaultValues: initialFormValues(automation),
   });
   const { errors } = form.formState;
+  const clientId = useWatch({ control: form.control, name: 'client_id' });
   const pending = create.isPending || update.isPending;
   const { reset } = form;
 
@@ -69,12 +72,14 @@ export function AutomationFormDialog({
     onOpenChange(next);
     if (!next) {
       setSecret(null);
+      setTriggersServerError(undefined);
       form.reset(initialFormValues(automation));
     }
   };
 
   const showFieldErrors = (error: Error) => {
     if (!isApiError(error) || !error.fields) return;
+    setTriggersServerError(triggersError(error.fields, 'config.triggers') ?? triggersError(error.fields, 'config'));
     for (const field of FIELDS) {
       const message = error.fields[field];
       if (message) form.setError(field, { type: 'server', message });
@@ -82,9 +87,10 @@ export function AutomationFormDialog({
   };
 
   const onSubmit = form.handleSubmit((values) => {
+    setTriggersServerError(undefined);
     if (editing) {
       update.mutate(
-        { id: automation.id, ...toUpdateInput(values) },
+        { id: automation.id, ...toUpdateInput(values, automation.config) },
         {
           onSuccess: (saved) => {
             toast.success('Automation updated successfully');
@@ -141,7 +147,9 @@ export function AutomationFormDialog({
             <DialogHeader>
               <DialogTitle>{editing ? 'Edit Automation' : 'Add Automation'}</DialogTitle>
               <DialogDescription>
-                {editing ? 'Change the workflow this automation runs, its status or its client.' : 'Connect a workflow that Parley starts with Run.'}
+                {editing
+                  ? 'Change the workflow this automation runs, its status, its client or the events that run it.'
+                  : 'Connect a workflow that Parley starts with Run or when one of its trigger events happens.'}
               </DialogDescription>
             </DialogHeader>
             {text('name', 'Name', 'Lead follow-up')}
@@ -198,6 +206,26 @@ export function AutomationFormDialog({
                 )}
               />
             </FormField>
+            <Controller
+              control={form.control}
+              name="triggers"
+              render={({ field }) => (
+                <TriggersEditor
+                  id="automation-triggers"
+                  value={field.value}
+                  onChange={(triggers) => {
+                    setTriggersServerError(undefined);
+                    field.onChange(triggers);
+                  }}
+                  error={triggersServerError ?? errors.triggers?.message}
+                  description={
+                    clientId === NO_CLIENT
+                      ? 'Events that run this automation: without a client it receives every client’s events. Each matching event starts one execution, with the event sent as its trigger.'
+                      : 'Events of its client that run this automation. Each matching event starts one execution, with the event sent as its trigger.'
+                  }
+                />
+              )}
+            />
             <DialogFooter>
               <Button type="button" variant="outline" onClick={() => close(false)}>
                 Cancel

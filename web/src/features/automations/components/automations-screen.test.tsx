@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AutomationView } from '@common/api/automations';
 import type { Role } from '@common/roles';
 import { automationKeys } from '../api/keys';
+import { AutomationDetails } from './automation-details';
 import { AutomationsScreen, NO_AUTOMATIONS_ADMIN, NO_AUTOMATIONS_OTHERS, SELECT_AUTOMATION } from './automations-screen';
 
 const automation: AutomationView = {
@@ -50,5 +51,20 @@ describe('the automations screen', () => {
     expect(html).toContain(SELECT_AUTOMATION);
     expect(SELECT_AUTOMATION).toBe('Select an automation to view details and execution history.');
     expect(html).not.toContain('Configure');
+  });
+});
+
+describe('the automation’s details', () => {
+  it('say which events run it', () => {
+    const queryClient = new QueryClient();
+    const html = renderToStaticMarkup(
+      <QueryClientProvider client={queryClient}>
+        <AutomationDetails
+          automation={{ ...automation, config: { triggers: [{ event: 'conversation.escalated', filters: { channel: ['whatsapp'] } }, { event: 'lead.qualified' }] } }}
+        />
+      </QueryClientProvider>,
+    );
+    expect(html).toContain('Runs on: conversation.escalated · WhatsApp; lead.qualified');
+    expect(renderToStaticMarkup(<QueryClientProvider client={queryClient}><AutomationDetails automation={automation} /></QueryClientProvider>)).not.toContain('Runs on');
   });
 });

@@ -39,6 +39,8 @@ const execution = (over: Partial<ExecutionView> = {}): ExecutionView => ({
   execution_id: null,
   started_how: 'manual',
   started_by: null,
+  trigger_event_id: null,
+  trigger_event_type: null,
   ...over,
 });
 
@@ -140,6 +142,16 @@ describe('execution history', () => {
     expect(html).toContain('N/A');
     expect(html).toContain('n8n-77');
     expect(html).toMatch(/<p class="[^"]*text-destructive[^"]*">HTTP error! status: 500<\/p>/u);
+  });
+
+  it('says which event started an execution, and nothing for a run started by hand', () => {
+    const byEvent = renderToStaticMarkup(
+      <ExecutionHistoryList
+        executions={[execution({ started_how: 'event', trigger_event_id: '00000000-0000-4000-8000-0000000000ee', trigger_event_type: 'conversation.escalated' })]}
+      />,
+    );
+    expect(byEvent.replace(/<[^>]+>/gu, '')).toMatch(/Started .+ by conversation\.escalated/u);
+    expect(renderToStaticMarkup(<ExecutionHistoryList executions={[execution()]} />)).not.toContain(' by ');
   });
 });
 

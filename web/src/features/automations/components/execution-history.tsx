@@ -21,6 +21,12 @@ export function ExecutionHistoryList({ executions }: { executions: readonly Exec
           </div>
           <p className="text-xs text-muted-foreground">
             Started <time dateTime={execution.started_at}>{formatDateTime(execution.started_at)}</time>
+            {execution.trigger_event_type ? (
+              <>
+                {' '}
+                by <span className="font-mono break-all">{execution.trigger_event_type}</span>
+              </>
+            ) : null}
           </p>
           {execution.execution_id ? (
             <p className="text-xs break-all text-muted-foreground">

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  automationEventTriggerView,
   automationStatus,
   createAutomationInput,
   type AutomationView,
@@ -22,6 +23,8 @@ export const automationForm = z.object({
   /** 'error' only as an automation's current state: the form never sets it. */
   status: automationStatus,
   client_id: z.string(),
+  /** `config.triggers`: the events that run it (the shared TriggersEditor). */
+  triggers: z.array(automationEventTriggerView),
 });
 export type AutomationFormValues = z.input<typeof automationForm>;
 
@@ -33,7 +36,14 @@ export function initialFormValues(automation: AutomationView | undefined): Autom
     workflow_url: automation?.workflow_url ?? '',
     status: automation?.status ?? 'inactive',
     client_id: automation?.client_id ?? NO_CLIENT,
+    triggers: triggersOf(automation?.config),
   };
+}
+
+/** The stored `config.triggers` (the server checked them), as the editor shows them. */
+export function triggersOf(config: Record<string, unknown> | undefined): z.output<typeof automationEventTriggerView>[] {
+  const parsed = z.array(automationEventTriggerView).safeParse(config?.triggers);
+  return parsed.success ? parsed.data : [];
 }
 
 const clientOf = (value: string): string | null => (value === NO_CLIENT || value === '' ? null : value);
@@ -47,11 +57,16 @@ export function toCreateInput(values: z.output<typeof automationForm>): CreateAu
     workflow_url: values.workflow_url,
     status: settable(values.status) ?? 'inactive',
     client_id: clientOf(values.client_id),
+    ...(values.triggers.length > 0 ? { config: { triggers: values.triggers } } : {}),
   };
 }
 
-/** Every field of the form; an unchanged 'error' status is left as it is. */
-export function toUpdateInput(values: z.output<typeof automationForm>): UpdateAutomationInput {
+/**
+ * Every field of the form; an unchanged 'error' status is left as it is. The config's other keys
+ * (`current`) are kept; its triggers are the form's.
+ */
+export function toUpdateInput(values: z.output<typeof automationForm>, current?: Record<string, unknown>): UpdateAutomationInput {
+  const config = current?.triggers === undefined && values.triggers.length === 0 ? undefined : { ...current, triggers: values.triggers };
   return {
     name: values.name,
     description: values.description === '' ? null : values.description,
@@ -59,5 +74,6 @@ export function toUpdateInput(values: z.output<typeof automationForm>): UpdateAu
     workflow_url: values.workflow_url,
     status: settable(values.status),
     client_id: clientOf(values.client_id),
+    ...(config ? { config } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AutomationMessageView, ExecutionView } from '@common/api/automations';
+import { toCreateInput, toUpdateInput, triggersOf } from './automation-form';
 import { formatDuration, isTriggerFailure, messageTone, nextStatus, prependMessage, statusToast, stepName, upsertExecution } from './automations';
 
 const execution = (over: Partial<ExecutionView> = {}): ExecutionView => ({
@@ -13,6 +14,8 @@ const execution = (over: Partial<ExecutionView> = {}): ExecutionView => ({
   execution_id: null,
   started_how: 'manual',
   started_by: null,
+  trigger_event_id: null,
+  trigger_event_type: null,
   ...over,
 });
 
@@ -92,5 +95,34 @@ describe('live changes', () => {
     expect(isTriggerFailure(execution({ status: 'error', error_message: 'HTTP error! status: 500' }))).toBe(true);
     expect(isTriggerFailure(execution({ status: 'error', execution_id: '42' }))).toBe(false);
     expect(isTriggerFailure(execution({ status: 'success' }))).toBe(false);
+  });
+});
+
+describe('the automation form’s triggers', () => {
+  const values = {
+    name: 'N',
+    description: '',
+    workflow_id: 'w',
+    workflow_url: 'https://x.example/w',
+    status: 'active' as const,
+    client_id: 'none',
+    triggers: [{ event: 'conversation.escalated' as const, filters: { channel: ['whatsapp' as const] } }],
+  };
+
+  it('creates with the triggers in the config, and without a config when there are none', () => {
+    expect(toCreateInput(values)).toMatchObject({ config: { triggers: values.triggers } });
+    expect(toCreateInput({ ...values, triggers: [] })).not.toHaveProperty('config');
+  });
+
+  it('on edit, keeps the config’s other keys and replaces its triggers', () => {
+    expect(toUpdateInput(values, { crm: 7, triggers: [{ event: 'lead.qualified' }] })).toMatchObject({ config: { crm: 7, triggers: values.triggers } });
+    expect(toUpdateInput({ ...values, triggers: [] }, { crm: 7 })).not.toHaveProperty('config');
+    expect(toUpdateInput({ ...values, triggers: [] }, { crm: 7, triggers: [{ event: 'lead.qualified' }] })).toMatchObject({ config: { crm: 7, triggers: [] } });
+  });
+
+  it('reads the stored triggers, and none from a config without valid ones', () => {
+    expect(triggersOf({ triggers: [{ event: 'lead.qualified' }] })).toEqual([{ event: 'lead.qualified' }]);
+    expect(triggersOf({ triggers: ['new_lead'] })).toEqual([]);
+    expect(triggersOf(undefined)).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { KIND_WORDS } from '../lib/status';
 import { ClientAssignmentDialog } from './client-assignment';
 import { WebhookUrl } from './copy-url-button';
 import { DeleteButton } from './delete-button';
+import { describeTrigger } from '@/components/triggers-editor';
 import { showError, showSuccess } from './show';
 import { StatusBadge } from './status-badge';
 import { TemplateFormDialog } from './template-form-dialog';
@@ -55,10 +56,10 @@ export function TemplateCard({ template }: { template: TemplateView }) {
           {webhookUrl ? <WebhookUrl url={webhookUrl} label={`Copy the webhook URL of ${template.name}`} /> : null}
           {triggers.length > 0 ? (
             <ul aria-label="Triggers" className="flex flex-wrap gap-1">
-              {triggers.map((trigger) => (
-                <li key={trigger}>
-                  <Badge variant="secondary" className="max-w-full">
-                    <span className="truncate">{trigger}</span>
+              {triggers.map((trigger, index) => (
+                <li key={index} className="max-w-full min-w-0">
+                  <Badge variant="secondary" className="max-w-full" title={describeTrigger(trigger)}>
+                    <span className="truncate">{describeTrigger(trigger)}</span>
                   </Badge>
                 </li>
               ))}

@@ -2,6 +2,7 @@ import { FileUp, Pencil, Plus } from 'lucide-react';
 import { useEffect, useState, type ChangeEvent } from 'react';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import type { TemplateView } from '@common/api/workflows';
+import { TriggersEditor, triggersError } from '@/components/triggers-editor';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { fieldA11y, FormField } from '@/components/ui/form-field';
@@ -22,7 +23,6 @@ const SERVER_FIELDS: Record<string, keyof TemplateFormValues> = {
   type: 'type',
   webhookUrl: 'webhookUrl',
   workflowConfig: 'webhookUrl',
-  triggers: 'triggers',
   n8nWorkflowJson: 'n8nJson',
 };
 
@@ -41,6 +41,7 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
   const create = useCreateTemplate();
   const update = useUpdateTemplate();
   const form = useForm<TemplateFormValues>({ defaultValues: templateFormValues(template, undefined) });
+  const [triggersServerError, setTriggersServerError] = useState<string | undefined>();
   const { errors } = form.formState;
   const pending = create.isPending || update.isPending;
   const prefix = `template-${template?.id ?? 'new'}`;
@@ -68,6 +69,7 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
   };
 
   const onSubmit = form.handleSubmit((values) => {
+    setTriggersServerError(undefined);
     const missing = checkRequired(values);
     if (missing) {
       if (values.name.trim() === '') form.setError('name', { message: 'Name is required' });
@@ -89,7 +91,9 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
       },
       onError: (error: Error) => {
         if (isApiError(error) && error.fields) {
+          setTriggersServerError(triggersError(error.fields, 'workflowConfig.triggers'));
           for (const [key, message] of Object.entries(error.fields)) {
+            if (key.startsWith('workflowConfig.triggers')) continue;
             const path = key.split('.');
             const field = SERVER_FIELDS[path[path.length - 1] ?? key] ?? SERVER_FIELDS[path[0] ?? key];
             if (field) form.setError(field, { type: 'server', message });
@@ -108,6 +112,7 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
+        setTriggersServerError(undefined);
         form.reset(templateFormValues(template, next ? stored.data : undefined));
       }}
     >
@@ -171,9 +176,22 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
               {...form.register('webhookUrl')}
             />
           </FormField>
-          <FormField id={`${prefix}-triggers`} label="Triggers" description="One per line, e.g. new_message." error={errors.triggers?.message}>
-            <Textarea {...fieldA11y(`${prefix}-triggers`, errors.triggers?.message, true)} rows={3} {...form.register('triggers')} />
-          </FormField>
+          <Controller
+            control={form.control}
+            name="triggers"
+            render={({ field }) => (
+              <TriggersEditor
+                id={`${prefix}-triggers`}
+                value={field.value}
+                onChange={(triggers) => {
+                  setTriggersServerError(undefined);
+                  field.onChange(triggers);
+                }}
+                error={triggersServerError}
+                description="Events that run the automation each assigned client gets: it receives only that client's events. Each matching event starts one execution, with the event sent as its trigger."
+              />
+            )}
+          />
           {type === 'n8n' ? (
             <FormField
               id={`${prefix}-json`}

@@ -32,7 +32,7 @@ const template: TemplateView = {
   description: '',
   type: 'n8n',
   status: 'active',
-  workflowConfig: { webhookUrl: 'https://n8n.example.com/webhook/welcome', triggers: ['new_message'] },
+  workflowConfig: { webhookUrl: 'https://n8n.example.com/webhook/welcome', triggers: [{ event: 'message.received', filters: { channel: ['whatsapp', 'webchat'] } }] },
   hasN8nWorkflow: true,
   clientCount: 0,
   clientAssignments: [],
@@ -137,7 +137,7 @@ describe('the template list', () => {
     expect(text).toContain('Welcome flow');
     expect(text).toContain('n8n');
     expect(text).toContain('Active');
-    expect(text).toContain('new_message');
+    expect(text).toContain('message.received · WhatsApp, Website chat');
     expect(text).toContain('Importable n8n workflow');
     expect(html).toContain('aria-label="Download the n8n workflow of Welcome flow"');
     expect(html).toContain('aria-label="Clone Welcome flow"');

@@ -26,7 +26,7 @@ describe('the workflow and zap form', () => {
 });
 
 describe('the template form', () => {
-  const values: TemplateFormValues = { name: 'Welcome', description: '', type: 'n8n', webhookUrl: 'https://n8n.example.com/webhook/w', triggers: 'new_message\nnew_lead', n8nJson: '' };
+  const values: TemplateFormValues = { name: 'Welcome', description: '', type: 'n8n', webhookUrl: 'https://n8n.example.com/webhook/w', triggers: [{ event: 'message.received' }, { event: 'lead.qualified', filters: { channel: ['whatsapp'] } }], n8nJson: '' };
 
   it('accepts a blank n8n JSON as none, refuses text that is not JSON or not an n8n workflow', () => {
     expect(parseN8nJson('  ')).toEqual({ ok: true, value: null });
@@ -40,7 +40,7 @@ describe('the template form', () => {
       name: 'Welcome',
       description: '',
       type: 'n8n',
-      workflowConfig: { webhookUrl: 'https://n8n.example.com/webhook/w', triggers: ['new_message', 'new_lead'] },
+      workflowConfig: { webhookUrl: 'https://n8n.example.com/webhook/w', triggers: [{ event: 'message.received' }, { event: 'lead.qualified', filters: { channel: ['whatsapp'] } }] },
       n8nWorkflowJson: N8N,
     });
     expect(toCreateTemplateInput({ ...values, type: 'zapier' }, N8N)).not.toHaveProperty('n8nWorkflowJson');
@@ -54,8 +54,8 @@ describe('the template form', () => {
   });
 
   it('fills the form from a template and its stored JSON', () => {
-    const template = { name: 'T', description: 'd', type: 'n8n', workflowConfig: { webhookUrl: 'https://x.test/w', triggers: ['a', 'b'] } } as TemplateView;
-    expect(templateFormValues(template, N8N)).toEqual({ name: 'T', description: 'd', type: 'n8n', webhookUrl: 'https://x.test/w', triggers: 'a\nb', n8nJson: JSON.stringify(N8N, null, 2) });
+    const template = { name: 'T', description: 'd', type: 'n8n', workflowConfig: { webhookUrl: 'https://x.test/w', triggers: [{ event: 'message.received' }, { event: 'conversation.escalated', filters: { conversation_status: ['escalated'] } }] } } as TemplateView;
+    expect(templateFormValues(template, N8N)).toEqual({ name: 'T', description: 'd', type: 'n8n', webhookUrl: 'https://x.test/w', triggers: template.workflowConfig.triggers, n8nJson: JSON.stringify(N8N, null, 2) });
   });
 
   it('names the downloaded workflow after the template', () => {

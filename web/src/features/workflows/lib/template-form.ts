@@ -1,14 +1,14 @@
 /** The create/edit form of a template and the request it becomes. */
+import type { AutomationEventTrigger } from '@common/api/automations';
 import { n8nWorkflowJson, type CreateTemplateInput, type N8nWorkflowJson, type TemplateView, type UpdateTemplateInput, type WorkflowKind } from '@common/api/workflows';
-import { joinLines, splitLines } from './lines';
 
 export interface TemplateFormValues {
   name: string;
   description: string;
   type: WorkflowKind;
   webhookUrl: string;
-  /** One per line. */
-  triggers: string;
+  /** The events that run the automations made from it (the shared TriggersEditor). */
+  triggers: AutomationEventTrigger[];
   /** n8n templates: the importable workflow as exported from n8n (blank: none). */
   n8nJson: string;
 }
@@ -19,7 +19,7 @@ export function templateFormValues(template: TemplateView | undefined, n8nJson: 
     description: template?.description ?? '',
     type: template?.type ?? 'n8n',
     webhookUrl: template?.workflowConfig.webhookUrl ?? '',
-    triggers: joinLines(template?.workflowConfig.triggers ?? []),
+    triggers: template?.workflowConfig.triggers.map((t) => ({ ...t })) ?? [],
     n8nJson: n8nJson ? JSON.stringify(n8nJson, null, 2) : '',
   };
 }
@@ -45,7 +45,7 @@ export function toCreateTemplateInput(values: TemplateFormValues, json: N8nWorkf
     name: values.name.trim(),
     description: values.description.trim(),
     type: values.type,
-    workflowConfig: { webhookUrl: values.webhookUrl.trim(), triggers: splitLines(values.triggers) },
+    workflowConfig: { webhookUrl: values.webhookUrl.trim(), triggers: values.triggers },
     ...(values.type === 'n8n' && json ? { n8nWorkflowJson: json } : {}),
   };
 }
@@ -55,7 +55,7 @@ export function toUpdateTemplateInput(values: TemplateFormValues, json: N8nWorkf
   return {
     name: values.name.trim(),
     description: values.description.trim(),
-    workflowConfig: { webhookUrl: values.webhookUrl.trim(), triggers: splitLines(values.triggers) },
+    workflowConfig: { webhookUrl: values.webhookUrl.trim(), triggers: values.triggers },
     ...(values.type === 'n8n' && (json !== null || hadJson) ? { n8nWorkflowJson: json } : {}),
   };
 }
