@@ -262,7 +262,7 @@ async function measureLatencyAndFanOut(
       const run: LatencyRun = { latency, lost, refused: count - acked.size };
       return { run, acked };
     };
-    const low = (await timedRun(LOW_RATE, LOW_WARMUP, LOW_COUNT)).run;
+    const { run: low, acked: lowAcked } = await timedRun(LOW_RATE, LOW_WARMUP, LOW_COUNT);
     await settle(server, 60_000);
     const { run: latencyRun, acked } = await timedRun(RATE, WARMUP, COUNT);
 
@@ -317,24 +317,28 @@ async function measureLatencyAndFanOut(
         select d.created_at as created, a.attempted_at as attempted, a.duration_ms as duration, d.body
         from webhook_deliveries d join webhook_delivery_attempts a on a.delivery_id = d.id
         where d.subscription_id = ${subscriptionId}`.execute(database.db);
-      const toRecord: number[] = [];
-      const toPost: number[] = [];
-      const post: number[] = [];
       const byEvent = new Map<string, Received>();
       for (const r of receiver.received) if (!byEvent.has(r.eventId)) byEvent.set(r.eventId, r);
-      for (const row of rows) {
-        const envelope = JSON.parse(row.body) as { id: string; created_at: string; data?: { message?: { content?: string } } };
-        const seq = Number(/#(\d+)$/u.exec(envelope.data?.message?.content ?? '')?.[1] ?? -1);
-        if (!acked.has(seq)) continue;
-        const at = Date.parse(envelope.created_at);
-        const recorded = new Date(row.created).getTime();
-        const postStart = new Date(row.attempted).getTime() - Number(row.duration);
-        toRecord.push(recorded - at);
-        toPost.push(postStart - recorded);
-        const received = byEvent.get(envelope.id);
-        if (received) post.push(received.at - postStart);
-      }
-      latencyRun.breakdown = { toRecord, toPost, post };
+      const split = (seqs: ReadonlySet<number>): NonNullable<LatencyRun['breakdown']> => {
+        const toRecord: number[] = [];
+        const toPost: number[] = [];
+        const post: number[] = [];
+        for (const row of rows) {
+          const envelope = JSON.parse(row.body) as { id: string; created_at: string; data?: { message?: { content?: string } } };
+          const seq = Number(/#(\d+)$/u.exec(envelope.data?.message?.content ?? '')?.[1] ?? -1);
+          if (!seqs.has(seq)) continue;
+          const at = Date.parse(envelope.created_at);
+          const recorded = new Date(row.created).getTime();
+          const postStart = new Date(row.attempted).getTime() - Number(row.duration);
+          toRecord.push(recorded - at);
+          toPost.push(postStart - recorded);
+          const received = byEvent.get(envelope.id);
+          if (received) post.push(received.at - postStart);
+        }
+        return { toRecord, toPost, post };
+      };
+      latencyRun.breakdown = split(acked);
+      low.breakdown = split(lowAcked);
     } finally {
       await database.close();
     }
@@ -431,6 +435,12 @@ function reportLatencyAndFanOut(engine: EngineName, run: Awaited<ReturnType<type
     measured: run.low.latency.length ? `${p(run.low.latency)} (n=${run.low.latency.length}${run.low.lost ? `, ${run.low.lost} not received within ${seconds(LATE_TIMEOUT_MS)}` : ''})` : 'nothing arrived',
     baseline: `direct POST at ${RATE}/s: ${p(direct)}`,
   });
+  const lb = run.low.breakdown;
+  if (lb) {
+    out.note(
+      `${engine}, ${LOW_RATE}/s (medians / p95): event → \`events.record\` stored it ${ms(median(lb.toRecord))} / ${ms(percentile(lb.toRecord, 95))}; → \`hooks.deliver\` started its POST ${ms(median(lb.toPost))} / ${ms(percentile(lb.toPost, 95))}; the POST ${ms(median(lb.post))} / ${ms(percentile(lb.post, 95))}.`,
+    );
+  }
   const b = latency.breakdown;
   if (b) {
     out.note(
@@ -438,7 +448,7 @@ function reportLatencyAndFanOut(engine: EngineName, run: Awaited<ReturnType<type
         `→ the \`hooks.deliver\` job started its POST ${ms(median(b.toPost))} / ${ms(percentile(b.toPost, 95))}; the POST itself until the receiver had read it ${ms(median(b.post))} / ${ms(percentile(b.post, 95))} ` +
         `(the direct POST baseline: ${ms(median(direct))} / ${ms(percentile(direct, 95))}). ` +
         (percentile(b.toRecord, 95) + percentile(b.toPost, 95) > 10 * percentile(b.post, 95)
-          ? `Waiting for the two jobs (\`events.record\`, then \`hooks.deliver\`: queued, NOTIFY, claimed, run) is the bulk${percentile(all, 95) > 1_000 ? ' — seconds of it, i.e. the queue fell behind the 200 messages/s (each message is also an inbound processing job and 1–3 more `events.record` jobs), a backlog rather than the cost of one delivery' : ''}; the POST itself is near the baseline.`
+          ? `Waiting for the two jobs (\`events.record\`, then \`hooks.deliver\`: queued, NOTIFY, claimed, run) is the bulk${percentile(all, 95) > 1_000 ? ' — seconds of it, i.e. the queue fell behind the 200 messages/s (each message is also an inbound processing job and 1–4 `events.record` jobs), a backlog rather than the cost of one delivery' : ''}; the POST itself is near the baseline.`
           : 'The POST is a large share.') +
         (latency.refused ? ` ${latency.refused} WhatsApp deliveries were not answered 200.` : ''),
     );
