@@ -431,7 +431,7 @@ function reportLatencyAndFanOut(engine: EngineName, run: Awaited<ReturnType<type
     verdict: problem ? 'ERROR' : undefined,
   });
   out.row({
-    figure: `↳ the same at ${LOW_RATE} messages/s (context: the queue keeps up)`,
+    figure: `↳ the same at ${LOW_RATE} messages/s (context: a tenth of the rate)`,
     measured: run.low.latency.length ? `${p(run.low.latency)} (n=${run.low.latency.length}${run.low.lost ? `, ${run.low.lost} not received within ${seconds(LATE_TIMEOUT_MS)}` : ''})` : 'nothing arrived',
     baseline: `direct POST at ${RATE}/s: ${p(direct)}`,
   });
