@@ -21,6 +21,7 @@ import { faqBench } from './faq';
 import { bundle } from './bundle';
 import { coldStart } from './cold-start';
 import { crash } from './crash';
+import { hooks } from './hooks';
 import { jobs } from './jobs';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { waitForQuiet, watchCpu } from './lib/machine';
@@ -32,7 +33,7 @@ import { prepareTree, type BuiltTree } from './lib/tree';
 import { signIn } from './sign-in';
 import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');
@@ -125,7 +126,7 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     'npm run bench -- --no-wait           # do not wait for a quiet machine first',
     '```',
     '',
-    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about a quarter of an hour on a quiet machine (the webhook group waits for its backlog to be processed); before each timed group`,
+    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about 40 minutes on a quiet machine (the webhook group waits for its backlog to be processed; the events-out group keeps a receiver down for 5 minutes, then waits for the catch-up); before each timed group`,
     `the bench waits (up to ${FIRST_WAIT_MS / 1000} s first, ${GROUP_WAIT_MS / 1000} s later) for other work to leave the cores at most ${QUIET_BUSY_PERCENT} % busy.`,
     '',
     'PostgreSQL rows need a server on 127.0.0.1:5432 (`BENCH_DATABASE_URL` overrides the maintenance URL,',
