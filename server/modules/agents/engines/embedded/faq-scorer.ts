@@ -474,37 +474,7 @@ export class FaqScorer {
       exact.set(row.exact, q * V);
     }
     const C = this.classes;
-    // best[c * Q + q]: the largest match of question word q among entry c's words; hits likewise (exact).
-    const best = new Float64Array(C * Q);
-    const hits = new Uint8Array(C * Q);
-    for (let c = 0; c < C; c++) {
-      const own = this.entryWords[c]!;
-      for (let q = 0; q < Q; q++) {
-        let b = 0;
-        let hit = 0;
-        for (const w of own) {
-          const m = match[q * V + w]!;
-          if (m > b) b = m;
-          if (exact[q * V + w]) hit = 1;
-        }
-        best[c * Q + q] = b;
-        hits[c * Q + q] = hit;
-      }
-    }
-    // Per question word, the largest and second-largest match over the entries, and how many entries have it exactly.
-    const first = new Float64Array(Q);
-    const second = new Float64Array(Q);
-    const hitCount = new Int32Array(Q);
-    for (let c = 0; c < C; c++) {
-      for (let q = 0; q < Q; q++) {
-        const b = best[c * Q + q]!;
-        if (b > first[q]!) {
-          second[q] = first[q]!;
-          first[q] = b;
-        } else if (b > second[q]!) second[q] = b;
-        hitCount[q]! += hits[c * Q + q]!;
-      }
-    }
+    const { best, hits, first, second, hitCount } = bestMatches(this.entryWords, Q, V, match, exact);
     for (let c = 0; c < C; c++) {
       let soft = 0;
       let hard = 0;
@@ -555,30 +525,7 @@ export class FaqScorer {
   /** ANSWER_FEATURES 13–15: the question's words covered by each entry's answer words, plain, beyond the best other answer (soft), and by words of that answer alone (exact). */
   private answerCoverage(Q: number, V: number, idf: readonly number[], total: number, match: Float32Array, exact: Uint8Array, out: Float64Array): void {
     const C = this.classes;
-    const best = new Float64Array(C * Q);
-    const hits = new Uint8Array(C * Q);
-    const first = new Float64Array(Q);
-    const second = new Float64Array(Q);
-    const hitCount = new Int32Array(Q);
-    for (let c = 0; c < C; c++) {
-      const own = this.answerWords[c]!;
-      for (let q = 0; q < Q; q++) {
-        let b = 0;
-        let hit = 0;
-        for (const w of own) {
-          const m = match[q * V + w]!;
-          if (m > b) b = m;
-          if (exact[q * V + w]) hit = 1;
-        }
-        best[c * Q + q] = b;
-        hits[c * Q + q] = hit;
-        if (b > first[q]!) {
-          second[q] = first[q]!;
-          first[q] = b;
-        } else if (b > second[q]!) second[q] = b;
-        hitCount[q]! += hit;
-      }
-    }
+    const { best, hits, first, second, hitCount } = bestMatches(this.answerWords, Q, V, match, exact);
     for (let c = 0; c < C; c++) {
       if (!this.answerWords[c]!.length) continue;
       let soft = 0;
@@ -791,4 +738,39 @@ export function fitLogistic(samples: readonly LogisticSample[], l2: number): num
     }
     return { value, gradient, hessian };
   });
+}
+
+/**
+ * For word lists `words[c]` (an entry's phrasings, or its answer) against a question's Q words:
+ * best[c * Q + q], the largest match of question word q among entry c's words, and hits (exact)
+ * likewise; per question word, the largest and second-largest match over the entries and how many
+ * entries have it exactly.
+ */
+function bestMatches(words: readonly Int32Array[], Q: number, V: number, match: Float32Array, exact: Uint8Array) {
+  const C = words.length;
+  const best = new Float64Array(C * Q);
+  const hits = new Uint8Array(C * Q);
+  const first = new Float64Array(Q);
+  const second = new Float64Array(Q);
+  const hitCount = new Int32Array(Q);
+  for (let c = 0; c < C; c++) {
+    const own = words[c]!;
+    for (let q = 0; q < Q; q++) {
+      let b = 0;
+      let hit = 0;
+      for (const w of own) {
+        const m = match[q * V + w]!;
+        if (m > b) b = m;
+        if (exact[q * V + w]) hit = 1;
+      }
+      best[c * Q + q] = b;
+      hits[c * Q + q] = hit;
+      if (b > first[q]!) {
+        second[q] = first[q]!;
+        first[q] = b;
+      } else if (b > second[q]!) second[q] = b;
+      hitCount[q]! += hit;
+    }
+  }
+  return { best, hits, first, second, hitCount };
 }
