@@ -27,7 +27,20 @@ export interface StoredPublicEvent {
   envelope: PublicEventEnvelope;
 }
 
+/**
+ * What a sink wants done once the transaction it wrote in has ended: start the jobs it inserted
+ * already claimed by this instance (JobQueue.reserve / runLocal) after COMMIT, or give their
+ * slots back after a ROLLBACK. The events module calls exactly one of the two.
+ */
+export interface SinkOutcome {
+  committed(): void;
+  rolledBack(): void;
+}
+
 export interface PublicEventSink {
-  /** Called inside the transaction that stores `events`; must write only through `trx`. */
-  accept(trx: Db, events: readonly StoredPublicEvent[]): Promise<void>;
+  /**
+   * Called inside the transaction that stores `events` (one call per batch of events, in `seq`
+   * order); must write only through `trx`. May return what to do when that transaction ends.
+   */
+  accept(trx: Db, events: readonly StoredPublicEvent[]): Promise<void | SinkOutcome>;
 }
