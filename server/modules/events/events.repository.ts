@@ -107,52 +107,74 @@ export class EventsRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Serialises the outbox's writes for one conversation (until the transaction ends), so its
-   * events take their `seq` in the order of the changes.
+   * Serialises the outbox's writes for these conversations (until the transaction ends), so their
+   * events take their `seq` in the order of the changes. Taken in a fixed order (sorted), so two
+   * batches sharing conversations never wait for each other in a circle.
    */
-  async lockConversation(trx: Db, conversationId: string): Promise<void> {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`parley.events:${conversationId}`}, 0))`.execute(trx);
+  async lockConversations(trx: Db, conversationIds: readonly string[]): Promise<void> {
+    if (conversationIds.length === 0) return;
+    const keys = [...new Set(conversationIds)].sort().map((id) => `parley.events:${id}`);
+    await sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from (select unnest(${keys}::text[]) as k order by 1) as sorted`.execute(trx);
   }
 
-  /** The conversation's `events.record` jobs still to run that were queued before `beforeId`, oldest first. */
-  async pendingJobsBefore(trx: Db, jobName: string, conversationId: string, beforeId: number): Promise<{ id: number; payload: unknown }[]> {
+  /**
+   * The `events.record` jobs still to run of these conversations that were queued before the
+   * given job id of each (`before[i]` for `conversationIds[i]`), not counting `except`, oldest first.
+   */
+  async pendingJobsBefore(
+    trx: Db,
+    jobName: string,
+    conversationIds: readonly string[],
+    before: readonly number[],
+    except: readonly number[],
+  ): Promise<{ id: number; payload: unknown }[]> {
+    if (conversationIds.length === 0) return [];
     const { rows } = await sql<{ id: number; payload: unknown }>`
-      select id, payload from jobs
-      where name = ${jobName} and status in ('queued', 'running') and payload->>'conversationId' = ${conversationId} and id < ${beforeId}
-      order by id`.execute(trx);
+      select j.id, j.payload from unnest(${conversationIds}::text[], ${before}::bigint[]) as b(conversation_id, before_id)
+      join jobs j on j.payload->>'conversationId' = b.conversation_id and j.id < b.before_id
+      where j.name = ${jobName} and j.status in ('queued', 'running') and not (j.id = any(${except}::bigint[]))
+      order by j.id`.execute(trx);
     return rows;
   }
 
-  /** Stores events (in order: `seq` follows); one already stored under its dedupe key is skipped. */
+  /**
+   * Stores events in ONE statement, in the given order (`seq` follows it: the rows are numbered as
+   * the sorted select yields them); one already stored under its dedupe key is skipped. The stored
+   * ones, in seq order.
+   */
   async insert(trx: Db, rows: readonly NewEventRow[]): Promise<EventRow[]> {
-    const stored: EventRow[] = [];
-    // One by one, so seq follows the given order (a multi-row insert does not promise it).
-    for (const row of rows) {
-      const inserted = await trx
-        .insertInto('events')
-        .values({
-          id: row.id,
-          type: row.type,
-          dedupeKey: row.dedupeKey,
-          clientId: row.clientId,
-          conversationId: row.conversationId,
-          performedBy: JSON.stringify(row.performedBy),
-          envelope: JSON.stringify(row.envelope),
-          createdAt: row.createdAt,
-        })
-        .onConflict((oc) => oc.columns(['type', 'dedupeKey']).doNothing())
-        .returning(EVENT_COLUMNS)
-        .executeTakeFirst();
-      if (inserted) stored.push(eventRow(inserted));
-    }
-    return stored;
+    if (rows.length === 0) return [];
+    const json = JSON.stringify(
+      rows.map((row) => ({
+        id: row.id,
+        type: row.type,
+        dedupe_key: row.dedupeKey,
+        client_id: row.clientId,
+        conversation_id: row.conversationId,
+        performed_by: row.performedBy,
+        envelope: row.envelope,
+        created_at: row.createdAt.toISOString(),
+      })),
+    );
+    const { rows: inserted } = await sql<{ id: string; seq: string; type: string; clientId: string | null; conversationId: string | null; performedBy: string; envelope: string }>`
+      insert into events (id, type, dedupe_key, client_id, conversation_id, performed_by, envelope, created_at)
+      select (r->>'id')::uuid, r->>'type', r->>'dedupe_key', (r->>'client_id')::uuid, (r->>'conversation_id')::uuid,
+        r->'performed_by', r->'envelope', (r->>'created_at')::timestamptz
+      from jsonb_array_elements(${json}::jsonb) with ordinality as t(r, i)
+      order by i
+      on conflict (type, dedupe_key) do nothing
+      returning id, seq::text as seq, type, client_id, conversation_id, performed_by::text as performed_by, envelope::text as envelope`.execute(trx);
+    return inserted.map(eventRow).sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
   }
 
-  async completeJob(trx: Db, completion: JobCompletion): Promise<void> {
-    await sql`select parley_complete_job(${JSON.stringify(completion)}::jsonb)`.execute(trx);
+  /** Completes the jobs (each if its worker still holds it), in one statement. */
+  async completeJobs(trx: Db, completions: readonly JobCompletion[]): Promise<void> {
+    if (completions.length === 0) return;
+    await sql`select parley_complete_job(c) from jsonb_array_elements(${JSON.stringify(completions)}::jsonb) as c`.execute(trx);
   }
 
-  async findConversation(trx: Db, conversationId: string): Promise<ConversationRow | undefined> {
+  async findConversations(trx: Db, conversationIds: readonly string[]): Promise<ConversationRow[]> {
+    if (conversationIds.length === 0) return [];
     return trx
       .selectFrom('conversations as c')
       .innerJoin('clients as cl', 'cl.id', 'c.clientId')
@@ -178,35 +200,41 @@ export class EventsRepository {
         'ct.externalId as contactExternalId',
         'ct.createdAt as contactCreatedAt',
       ])
-      .where('c.id', '=', conversationId)
-      .executeTakeFirst();
+      .where(sql<boolean>`c.id = any(${conversationIds}::uuid[])`)
+      .execute();
   }
 
-  async findContact(trx: Db, contactId: string): Promise<ContactRow | undefined> {
+  async findContacts(trx: Db, contactIds: readonly string[]): Promise<ContactRow[]> {
+    if (contactIds.length === 0) return [];
     return trx
       .selectFrom('contacts as ct')
       .innerJoin('channels as ch', 'ch.id', 'ct.channelId')
       .leftJoin('conversations as c', 'c.contactId', 'ct.id')
       .select(['ct.id', 'ct.clientId', 'ct.name', 'ct.externalId', 'ch.kind as platform', 'ct.createdAt', 'c.leadEmail', 'c.leadPhone'])
-      .where('ct.id', '=', contactId)
-      .executeTakeFirst();
+      .where(sql<boolean>`ct.id = any(${contactIds}::uuid[])`)
+      // The newest conversation's lead details come first for each contact.
+      .orderBy('ct.id')
+      .orderBy(sql`c.created_at desc nulls last`)
+      .execute();
   }
 
-  async findMessage(trx: Db, messageId: string): Promise<MessageRow | undefined> {
+  async findMessages(trx: Db, messageIds: readonly string[]): Promise<MessageRow[]> {
+    if (messageIds.length === 0) return [];
     return trx
       .selectFrom('messages')
       .select(['id', 'conversationId', 'direction', 'senderType', 'messageType', 'content', 'status', 'errorMessage', 'createdAt'])
-      .where('id', '=', messageId)
-      .executeTakeFirst();
+      .where(sql<boolean>`id = any(${messageIds}::uuid[])`)
+      .execute();
   }
 
-  async findExecution(trx: Db, executionId: string): Promise<ExecutionRow | undefined> {
+  async findExecutions(trx: Db, executionIds: readonly string[]): Promise<ExecutionRow[]> {
+    if (executionIds.length === 0) return [];
     return trx
       .selectFrom('automationExecutions as e')
       .innerJoin('automations as a', 'a.id', 'e.automationId')
       .select(['e.id', 'e.automationId', 'a.name as automationName', 'a.clientId', 'e.status', 'e.startedAt', 'e.finishedAt', 'e.errorMessage', 'e.triggerEventType'])
-      .where('e.id', '=', executionId)
-      .executeTakeFirst();
+      .where(sql<boolean>`e.id = any(${executionIds}::uuid[])`)
+      .execute();
   }
 
   /** Newest first; `clientId` null: every client's. */

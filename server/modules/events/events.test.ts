@@ -37,9 +37,12 @@ const text = (contact: string, externalId: string, body: string, name: string | 
 /** A sink that remembers what it was given (and checks it was given a transaction). */
 class RecordingSink implements PublicEventSink {
   readonly accepted: StoredPublicEvent[] = [];
+  /** How many events each call was given. */
+  readonly calls: number[] = [];
   failNext = false;
   async accept(trx: Db, events: readonly StoredPublicEvent[]): Promise<void> {
     if (!trx.isTransaction) throw new Error('a sink must be called inside the transaction that stores the events');
+    this.calls.push(events.length);
     if (this.failNext) {
       this.failNext = false;
       throw new Error('the sink failed');
@@ -262,6 +265,40 @@ describe.each(ENGINES)('public events (%s)', (engine) => {
     expect(received.map((e) => (e.envelope.data as { message: { id: string } }).message.id)).toEqual(results.map((r) => r.messageId));
     const seqs = received.map((e) => Number(e.seq));
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
+  });
+
+  it('stores the events of jobs that start together in one transaction (one sink call); when that fails, one by one at once', async () => {
+    const channel = await channelOf('webchat');
+    const burst = (tag: string) => Array.from({ length: 5 }, (_, i) => text(`visitor-${tag}-${i}`, `${tag}-${i}`, `hello ${i}`));
+    const jobsOf = (messageIds: string[]) =>
+      db()
+        .selectFrom('jobs')
+        .select(['id', 'status', 'attempts'])
+        .where('name', '=', recordEventJob.name)
+        .where(sql<boolean>`payload->>'messageId' = any(${messageIds}::text[])`)
+        .execute();
+
+    // Five new visitors at once: 15 jobs (contact, conversation, message each), fewer sink calls.
+    const callsBefore = sink.calls.length;
+    const first = await app.services.messaging.recordInboundBatch(channel, burst('together'));
+    await settle();
+    const calls = sink.calls.slice(callsBefore);
+    expect(calls.reduce((a, b) => a + b, 0)).toBe(15);
+    expect(calls.length).toBeLessThan(15);
+    expect(Math.max(...calls)).toBeGreaterThan(1);
+    for (const r of first) {
+      expect((await eventsOf({ conversationId: r.conversationId })).map((e) => e.type)).toEqual(['conversation.created', 'message.received']);
+    }
+
+    // The sink fails once: the batch rolls back and its jobs are stored one by one at once — not
+    // left to the queue's retry (a retry would show as attempts 2, and after its backoff).
+    sink.failNext = true;
+    const second = await app.services.messaging.recordInboundBatch(channel, burst('fallback'));
+    await settle();
+    for (const r of second) expect(await eventsOf({ conversationId: r.conversationId, type: 'message.received' })).toHaveLength(1);
+    const jobs = await jobsOf(second.map((r) => r.messageId));
+    expect(jobs).toHaveLength(5);
+    expect(jobs.map((j) => [j.status, j.attempts])).toEqual(jobs.map(() => ['completed', 1]));
   });
 
   it('a retried materialiser job stores nothing twice; a failing sink rolls the event back and the retry stores it once', async () => {
