@@ -67,6 +67,15 @@ export interface ExecutionRow {
   triggerEventType: string | null;
 }
 
+/** What `prepare` read. */
+export interface Prepared {
+  pending: { id: number; payload: unknown }[];
+  conversations: ConversationRow[];
+  messages: MessageRow[];
+  contacts: ContactRow[];
+  executions: ExecutionRow[];
+}
+
 export interface NewEventRow {
   id: string;
   type: string;
@@ -107,43 +116,38 @@ export class EventsRepository {
   constructor(private readonly db: Db) {}
 
   /**
-   * Serialises the outbox's writes for these conversations (until the transaction ends), so their
-   * events take their `seq` in the order of the changes. Taken in a fixed order (sorted), so two
-   * batches sharing conversations never wait for each other in a circle.
+   * Locks the batch's conversations and reads the earlier waiting `events.record` jobs of each and
+   * every snapshot the batch's payloads and theirs need — one round trip (`parley_events_prepare`,
+   * events.sql.ts). `before[i]` is the batch's last job id of `conversationIds[i]`; `except`, the
+   * batch's own job ids.
    */
-  async lockConversations(trx: Db, conversationIds: readonly string[]): Promise<void> {
-    if (conversationIds.length === 0) return;
-    const keys = [...new Set(conversationIds)].sort().map((id) => `parley.events:${id}`);
-    await sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from (select unnest(${keys}::text[]) as k order by 1) as sorted`.execute(trx);
-  }
-
-  /**
-   * The `events.record` jobs still to run of these conversations that were queued before the
-   * given job id of each (`before[i]` for `conversationIds[i]`), not counting `except`, oldest first.
-   */
-  async pendingJobsBefore(
+  async prepare(
     trx: Db,
-    jobName: string,
-    conversationIds: readonly string[],
-    before: readonly number[],
-    except: readonly number[],
-  ): Promise<{ id: number; payload: unknown }[]> {
-    if (conversationIds.length === 0) return [];
-    const { rows } = await sql<{ id: number; payload: unknown }>`
-      select j.id, j.payload from unnest(${conversationIds}::text[], ${before}::bigint[]) as b(conversation_id, before_id)
-      join jobs j on j.payload->>'conversationId' = b.conversation_id and j.id < b.before_id
-      where j.name = ${jobName} and j.status in ('queued', 'running') and not (j.id = any(${except}::bigint[]))
-      order by j.id`.execute(trx);
-    return rows;
+    input: { conversationIds: readonly string[]; before: readonly number[]; except: readonly number[]; payloads: readonly unknown[] },
+  ): Promise<Prepared> {
+    const { rows } = await sql<{ result: string }>`select parley_events_prepare(${JSON.stringify(input)}::jsonb)::text as result`.execute(trx);
+    const raw = JSON.parse(rows[0]!.result) as {
+      pending: { id: number; payload: unknown }[];
+      conversations: (Omit<ConversationRow, 'createdAt' | 'contactCreatedAt'> & { createdAt: string; contactCreatedAt: string })[];
+      messages: (Omit<MessageRow, 'createdAt'> & { createdAt: string })[];
+      contacts: (Omit<ContactRow, 'createdAt'> & { createdAt: string })[];
+      executions: (Omit<ExecutionRow, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null })[];
+    };
+    return {
+      pending: raw.pending.map((job) => ({ id: Number(job.id), payload: job.payload })),
+      conversations: raw.conversations.map((c) => ({ ...c, createdAt: new Date(c.createdAt), contactCreatedAt: new Date(c.contactCreatedAt) })),
+      messages: raw.messages.map((m) => ({ ...m, createdAt: new Date(m.createdAt) })),
+      contacts: raw.contacts.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })),
+      executions: raw.executions.map((e) => ({ ...e, startedAt: new Date(e.startedAt), finishedAt: e.finishedAt === null ? null : new Date(e.finishedAt) })),
+    };
   }
 
   /**
-   * Stores events in ONE statement, in the given order (`seq` follows it: the rows are numbered as
-   * the sorted select yields them); one already stored under its dedupe key is skipped. The stored
-   * ones, in seq order.
+   * Stores events in the given order (`seq` follows it), skipping one already stored under its
+   * dedupe key, and completes the jobs (each if its worker still holds it) — one round trip
+   * (`parley_events_store`). The stored ones, in seq order.
    */
-  async insert(trx: Db, rows: readonly NewEventRow[]): Promise<EventRow[]> {
-    if (rows.length === 0) return [];
+  async store(trx: Db, rows: readonly NewEventRow[], completions: readonly JobCompletion[]): Promise<EventRow[]> {
     const json = JSON.stringify(
       rows.map((row) => ({
         id: row.id,
@@ -156,85 +160,9 @@ export class EventsRepository {
         created_at: row.createdAt.toISOString(),
       })),
     );
-    const { rows: inserted } = await sql<{ id: string; seq: string; type: string; clientId: string | null; conversationId: string | null; performedBy: string; envelope: string }>`
-      insert into events (id, type, dedupe_key, client_id, conversation_id, performed_by, envelope, created_at)
-      select (r->>'id')::uuid, r->>'type', r->>'dedupe_key', (r->>'client_id')::uuid, (r->>'conversation_id')::uuid,
-        r->'performed_by', r->'envelope', (r->>'created_at')::timestamptz
-      from jsonb_array_elements(${json}::jsonb) with ordinality as t(r, i)
-      order by i
-      on conflict (type, dedupe_key) do nothing
-      returning id, seq::text as seq, type, client_id, conversation_id, performed_by::text as performed_by, envelope::text as envelope`.execute(trx);
-    return inserted.map(eventRow).sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
-  }
-
-  /** Completes the jobs (each if its worker still holds it), in one statement. */
-  async completeJobs(trx: Db, completions: readonly JobCompletion[]): Promise<void> {
-    if (completions.length === 0) return;
-    await sql`select parley_complete_job(c) from jsonb_array_elements(${JSON.stringify(completions)}::jsonb) as c`.execute(trx);
-  }
-
-  async findConversations(trx: Db, conversationIds: readonly string[]): Promise<ConversationRow[]> {
-    if (conversationIds.length === 0) return [];
-    return trx
-      .selectFrom('conversations as c')
-      .innerJoin('clients as cl', 'cl.id', 'c.clientId')
-      .innerJoin('channels as ch', 'ch.id', 'c.channelId')
-      .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
-      .select([
-        'c.id',
-        'c.clientId',
-        'cl.companyName as clientName',
-        'c.channelId',
-        'ch.kind as platform',
-        'c.status',
-        'c.handledBy',
-        'c.priority',
-        'c.title',
-        'c.isLead',
-        'c.leadEmail',
-        'c.leadPhone',
-        'c.leadSignals',
-        'c.createdAt',
-        'c.contactId',
-        'ct.name as contactName',
-        'ct.externalId as contactExternalId',
-        'ct.createdAt as contactCreatedAt',
-      ])
-      .where(sql<boolean>`c.id = any(${conversationIds}::uuid[])`)
-      .execute();
-  }
-
-  async findContacts(trx: Db, contactIds: readonly string[]): Promise<ContactRow[]> {
-    if (contactIds.length === 0) return [];
-    return trx
-      .selectFrom('contacts as ct')
-      .innerJoin('channels as ch', 'ch.id', 'ct.channelId')
-      .leftJoin('conversations as c', 'c.contactId', 'ct.id')
-      .select(['ct.id', 'ct.clientId', 'ct.name', 'ct.externalId', 'ch.kind as platform', 'ct.createdAt', 'c.leadEmail', 'c.leadPhone'])
-      .where(sql<boolean>`ct.id = any(${contactIds}::uuid[])`)
-      // The newest conversation's lead details come first for each contact.
-      .orderBy('ct.id')
-      .orderBy(sql`c.created_at desc nulls last`)
-      .execute();
-  }
-
-  async findMessages(trx: Db, messageIds: readonly string[]): Promise<MessageRow[]> {
-    if (messageIds.length === 0) return [];
-    return trx
-      .selectFrom('messages')
-      .select(['id', 'conversationId', 'direction', 'senderType', 'messageType', 'content', 'status', 'errorMessage', 'createdAt'])
-      .where(sql<boolean>`id = any(${messageIds}::uuid[])`)
-      .execute();
-  }
-
-  async findExecutions(trx: Db, executionIds: readonly string[]): Promise<ExecutionRow[]> {
-    if (executionIds.length === 0) return [];
-    return trx
-      .selectFrom('automationExecutions as e')
-      .innerJoin('automations as a', 'a.id', 'e.automationId')
-      .select(['e.id', 'e.automationId', 'a.name as automationName', 'a.clientId', 'e.status', 'e.startedAt', 'e.finishedAt', 'e.errorMessage', 'e.triggerEventType'])
-      .where(sql<boolean>`e.id = any(${executionIds}::uuid[])`)
-      .execute();
+    const { rows: result } = await sql<{ result: string }>`select parley_events_store(${json}::jsonb, ${JSON.stringify(completions)}::jsonb)::text as result`.execute(trx);
+    const stored = JSON.parse(result[0]!.result) as { id: string; seq: string; type: string; clientId: string | null; conversationId: string | null; performedBy: string; envelope: string }[];
+    return stored.map(eventRow);
   }
 
   /** Newest first; `clientId` null: every client's. */

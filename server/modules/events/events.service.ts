@@ -75,7 +75,7 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-/** A batch's snapshots by id (EventsService.#read). */
+/** A batch's snapshots by id (from `EventsRepository.prepare`). */
 interface Snapshots {
   conversations: Map<string, ConversationRow>;
   messages: Map<string, MessageRow>;
@@ -83,11 +83,24 @@ interface Snapshots {
   executions: Map<string, ExecutionRow>;
 }
 
+function firstById<T extends { id: string }>(rows: readonly T[]): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const row of rows) if (!map.has(row.id)) map.set(row.id, row);
+  return map;
+}
+
 /** An event row and the job whose source made it. */
 type BuiltRow = NewEventRow & { jobId: number };
 
 /** At most this many jobs are stored in one transaction. */
 const MAX_BATCH = 100;
+/**
+ * How long the first job of a batch waits for others. A batch costs about the same few statements
+ * whatever its size, so under load this turns many small transactions into few (on PGlite, where
+ * every statement takes the one core, it is what keeps the outbox from slowing the reply path);
+ * when idle it only delays an event's storing — and so its webhook delivery — by this much.
+ */
+const BATCH_WINDOW_MS = 15;
 /**
  * Batches stored at once by one instance: one in the database while the next is being built keeps
  * both the process and the database busy; more would only contend for the same locks.
@@ -125,7 +138,7 @@ export class EventsService {
   readonly #logger: Logger;
   readonly #waiting: Waiting[] = [];
   #inFlight = 0;
-  #drainScheduled = false;
+  #windowTimer: NodeJS.Timeout | undefined;
   #pruneTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: EventsServiceDeps) {
@@ -154,21 +167,23 @@ export class EventsService {
   }
 
   /**
-   * Group commit: the jobs that start while a batch is being stored wait for the next one, which
-   * takes them all (up to `MAX_BATCH`) — under load, one transaction of ~8 statements stores many
-   * events instead of ~9 statements each; when idle, a job is stored alone at once.
+   * Group commit: the jobs that start within `BATCH_WINDOW_MS` of each other, or while a batch is
+   * being stored, go in one batch (up to `MAX_BATCH`) — under load, one transaction of ~8
+   * statements stores many events instead of ~9 statements each.
    */
   #enqueueForBatch(item: Omit<Waiting, 'resolve' | 'reject'>): Promise<StoredPublicEvent[]> {
     return new Promise((resolve, reject) => {
       this.#waiting.push({ ...item, resolve, reject });
-      // Jobs started in the same turn of the event loop (a group of inbound messages' jobs, run
-      // where they were inserted) go in one batch.
-      if (!this.#drainScheduled) {
-        this.#drainScheduled = true;
-        setImmediate(() => {
-          this.#drainScheduled = false;
+      // The first job of a batch waits BATCH_WINDOW_MS for others (or until MAX_BATCH are there).
+      if (this.#waiting.length >= MAX_BATCH) {
+        clearTimeout(this.#windowTimer);
+        this.#windowTimer = undefined;
+        this.#drain();
+      } else {
+        this.#windowTimer ??= setTimeout(() => {
+          this.#windowTimer = undefined;
           this.#drain();
-        });
+        }, BATCH_WINDOW_MS);
       }
     });
   }
@@ -232,17 +247,25 @@ export class EventsService {
         for (const { jobId, payload } of batch) {
           if (payload.conversationId) lastOf.set(payload.conversationId, Math.max(lastOf.get(payload.conversationId) ?? 0, jobId));
         }
-        let sources: Source[] = batch.map(({ jobId, payload }) => ({ jobId, payload }));
-        if (lastOf.size > 0) {
-          await this.#repository.lockConversations(trx, [...lastOf.keys()]);
-          const earlier = await this.#repository.pendingJobsBefore(trx, recordEventJob.name, [...lastOf.keys()], [...lastOf.values()], [...own]);
-          for (const job of earlier) {
-            const parsed = recordEventJob.payload.safeParse(job.payload);
-            if (parsed.success) sources.push({ jobId: job.id, payload: parsed.data });
-          }
-          sources = sources.sort((a, b) => a.jobId - b.jobId);
+        const prepared = await this.#repository.prepare(trx, {
+          conversationIds: [...lastOf.keys()],
+          before: [...lastOf.values()],
+          except: [...own],
+          payloads: batch.map((item) => item.payload),
+        });
+        const sources: Source[] = batch.map(({ jobId, payload }) => ({ jobId, payload }));
+        for (const job of prepared.pending) {
+          const parsed = recordEventJob.payload.safeParse(job.payload);
+          if (parsed.success) sources.push({ jobId: job.id, payload: parsed.data });
         }
-        const snapshots = await this.#read(trx, sources);
+        // In the order of the changes (job ids follow them).
+        sources.sort((a, b) => a.jobId - b.jobId);
+        const snapshots: Snapshots = {
+          conversations: firstById(prepared.conversations),
+          messages: firstById(prepared.messages),
+          contacts: firstById(prepared.contacts),
+          executions: firstById(prepared.executions),
+        };
         const rows: BuiltRow[] = [];
         for (const source of sources) {
           try {
@@ -256,17 +279,19 @@ export class EventsService {
             throw error;
           }
         }
-        const stored = (await this.#repository.insert(trx, rows)).map(storedEvent);
+        const stored = (
+          await this.#repository.store(
+            trx,
+            rows,
+            batch.map((item) => item.completion),
+          )
+        ).map(storedEvent);
         if (stored.length > 0) {
           for (const sink of this.deps.sinks) {
             const outcome = await sink.accept(trx, stored);
             if (outcome) outcomes.push(outcome);
           }
         }
-        await this.#repository.completeJobs(
-          trx,
-          batch.map((item) => item.completion),
-        );
         const byId = new Map(stored.map((event) => [event.id, event]));
         const mine = new Map<number, StoredPublicEvent[]>();
         for (const row of rows) {
@@ -330,26 +355,6 @@ export class EventsService {
   stopRetention(): void {
     if (this.#pruneTimer) clearInterval(this.#pruneTimer);
     this.#pruneTimer = undefined;
-  }
-
-  /** What the sources' events are made of, read with one query per kind (none for a kind not needed). */
-  async #read(trx: Db, sources: readonly Source[]): Promise<Snapshots> {
-    const ids = (pick: (payload: RecordEventPayload) => string | undefined) => [...new Set(sources.flatMap(({ payload }) => pick(payload) ?? []))];
-    const conversationIds = ids((p) => (p.event === 'contact.created' || p.event === 'automation.execution.updated' ? undefined : p.conversationId));
-    const messageIds = ids((p) => (p.event === 'message.created' || p.event === 'message.updated' || p.event === 'lead.qualified' ? p.messageId : undefined));
-    const contactIds = ids((p) => (p.event === 'contact.created' ? p.contactId : undefined));
-    const executionIds = ids((p) => (p.event === 'automation.execution.updated' ? p.executionId : undefined));
-    // One after the other: a transaction is one connection.
-    const conversations = await this.#repository.findConversations(trx, conversationIds);
-    const messages = await this.#repository.findMessages(trx, messageIds);
-    const contacts = await this.#repository.findContacts(trx, contactIds);
-    const executions = await this.#repository.findExecutions(trx, executionIds);
-    const firstById = <T extends { id: string }>(rows: readonly T[]) => {
-      const map = new Map<string, T>();
-      for (const row of rows) if (!map.has(row.id)) map.set(row.id, row);
-      return map;
-    };
-    return { conversations: firstById(conversations), messages: firstById(messages), contacts: firstById(contacts), executions: firstById(executions) };
   }
 
   /** The public event rows of one domain event (none when it does not make one, or its subject is gone). */

@@ -76,8 +76,10 @@ export class MessagingRepository {
     return result;
   }
 
-  async finishSend(json: string): Promise<void> {
-    await sql`${sql.raw(PREPARED)}select parley_finish_send(${json}::jsonb)`.execute(this.db);
+  /** The jobs claimed for the payload's `local` (parley_finish_send). */
+  async finishSend(json: string): Promise<ClaimedRow[]> {
+    const { rows } = await sql<{ result: { changed: boolean; claimed: ClaimedRow[] } }>`${sql.raw(PREPARED)}select parley_finish_send(${json}::jsonb) as result`.execute(this.db);
+    return rows[0]?.result.claimed ?? [];
   }
 
   async setConversationSummary(json: string): Promise<void> {

@@ -11,7 +11,7 @@ import type { PerformedBy } from '../../events/domain-events';
 import type { EventBus } from '../../events/event-bus';
 import type { JobCompletion } from '../../jobs/define-job';
 import { channelFromJson, messageFromJson } from '../../db/json-rows';
-import type { JobQueue } from '../../jobs/queue';
+import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
 import { fetchContactProfileJob } from './fetch-contact-profile.job';
@@ -542,8 +542,17 @@ export class MessagingService {
     errorMessage: string | null;
     completeJob: JobCompletion | null;
   }): Promise<void> {
-    const payload = { ...outcome, at: new Date().toISOString(), performedBy: { kind: 'system' }, ...this.deps.events.publishContext };
-    await this.#messages.finishSend(JSON.stringify(payload));
+    // The event's subscribers' jobs (the public events' outbox) run here, at once, where a slot is free.
+    const local = this.deps.queue.reserve(this.deps.events.jobsFor(['message.updated']).map((definition) => ({ definition, n: 1 })));
+    const payload = { ...outcome, at: new Date().toISOString(), performedBy: { kind: 'system' }, ...this.deps.events.publishContext, local };
+    let claimed: ClaimedRow[];
+    try {
+      claimed = await this.#messages.finishSend(JSON.stringify(payload));
+    } catch (error) {
+      this.deps.queue.release(local);
+      throw error;
+    }
+    this.deps.queue.runLocal(local, claimed);
   }
 
   #statusChanges(status: DeliveryStatus, error?: { code: string; message: string }): StatusChanges {

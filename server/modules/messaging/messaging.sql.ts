@@ -344,11 +344,13 @@ export const messagingRoutines = defineSqlRoutines({
 
     // The send job's outcome (MessagingService.markSent / markFailed): a queued message changes —
     // and a message whose outcome was unknown becomes sent when its result comes after all; the
-    // attempt is over (send_started_at cleared); the event; optionally the job done.
-    `create or replace function parley_finish_send(p jsonb) returns boolean language plpgsql as $$
+    // attempt is over (send_started_at cleared); the event; optionally the job done. Returns
+    // {changed, claimed: [the event subscribers' jobs claimed for p.local]} (migration 0020).
+    `create or replace function parley_finish_send(p jsonb) returns jsonb language plpgsql as $$
     declare
       v_message record;
       v_changed boolean;
+      v_claimed jsonb := '[]'::jsonb;
     begin
       update messages m set
         status = p->>'status',
@@ -363,14 +365,14 @@ export const messagingRoutines = defineSqlRoutines({
       returning m.id, m.conversation_id, m.client_id, m.status into v_message;
       v_changed := found;
       if v_changed then
-        perform parley_publish(
+        v_claimed := parley_publish(
           jsonb_build_array(jsonb_build_object('name', 'message.updated', 'at', p->>'at', 'performedBy', p->'performedBy',
             'payload', jsonb_build_object('messageId', v_message.id, 'conversationId', v_message.conversation_id,
               'clientId', v_message.client_id, 'status', v_message.status))),
-          p->'subscriptions', p->>'eventChannel', p->>'jobChannel');
+          p->'subscriptions', p->>'eventChannel', p->>'jobChannel', p->'local');
       end if;
       perform parley_complete_job(p->'completeJob');
-      return v_changed;
+      return jsonb_build_object('changed', v_changed, 'claimed', v_claimed);
     end $$`,
 
     // A conversation's summary (the AI agent's) with its event; optionally the job done.
