@@ -73,6 +73,13 @@ export interface JobContext {
   completion: JobCompletion;
   completedInline(): void;
   /**
+   * For a handler that now only waits for work done together with other jobs (a batch another
+   * job's handler may be storing): its slot is given back, so the queue may start other jobs —
+   * those it waits with among them — while the job itself stays claimed (leased, heartbeat)
+   * until the handler settles, which completes, retries or fails it as usual.
+   */
+  detach(): void;
+  /**
    * What the code that inserted the job handed over in memory when this instance claimed it as it
    * inserted it (`JobQueue.reserve`): data the handler would otherwise load. Undefined when the job
    * was claimed from the table — a handler must work without it. Read it with `hintOf`.

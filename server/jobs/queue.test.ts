@@ -454,6 +454,37 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
     expect([...runs].sort()).toEqual([0, 1, 2, 3, 4]);
   });
 
+  it('a detached job gives its slot back: the job it waits for runs, and it completes (or retries) when its handler settles', async () => {
+    const def = job({ backoffMs: 10 });
+    const q = queue({ concurrency: 1, pollIntervalMs: 60_000 });
+    let second!: () => void;
+    const secondRan = new Promise<void>((resolve) => {
+      second = resolve;
+    });
+    let failFirstOnce = true;
+    q.register(def, async ({ n }, ctx) => {
+      if (n === 1) {
+        second();
+        return;
+      }
+      // Job 0 waits for job 1, which can only run in the one slot once job 0 detached.
+      ctx.detach();
+      await secondRan;
+      if (failFirstOnce) {
+        failFirstOnce = false;
+        throw new Error('the batch failed');
+      }
+    });
+    await q.start();
+    const first = await q.enqueue(def, { n: 0 });
+    await vi.waitFor(async () => expect((await rowOf(first)).status).toBe('running'));
+    const next = await q.enqueue(def, { n: 1 });
+    await q.waitForIdle();
+    await vi.waitFor(async () => expect((await rowOf(first)).status).toBe('completed'), { timeout: 10_000 });
+    expect(await rowOf(first)).toMatchObject({ attempts: 2 });
+    expect(await rowOf(next)).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+
   it('wakes for a delayed job at its time, without polling', async () => {
     const def = job();
     const q = queue({ pollIntervalMs: 60_000 });

@@ -125,7 +125,10 @@ export class JobQueue {
   readonly #jobs = new Map<string, Registered>();
   /** Names of the jobs whose payload is erased once they are done (`erasePayloadWhenDone`). */
   readonly #erasedWhenDone: string[] = [];
+  /** Handlers running here that hold a slot. */
   readonly #running = new Set<Promise<void>>();
+  /** Handlers running here that gave their slot back (`JobContext.detach`). */
+  readonly #detached = new Set<Promise<void>>();
   /** Id → name of the jobs whose handlers run here now (the heartbeat renews their leases). */
   readonly #runningJobs = new Map<number, string>();
   readonly #heartbeatMs: number;
@@ -403,7 +406,7 @@ export class JobQueue {
     await this.#claimLoopDone;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
-      Promise.allSettled([...this.#running]),
+      Promise.allSettled([...this.#running, ...this.#detached]),
       new Promise((resolve) => {
         timer = setTimeout(resolve, timeoutMs);
       }),
@@ -420,14 +423,14 @@ export class JobQueue {
     const deadline = Date.now() + timeoutMs;
     const names = [...this.#jobs.keys()];
     for (;;) {
-      if (this.#running.size === 0 && this.#reserved === 0) {
+      if (this.#running.size === 0 && this.#detached.size === 0 && this.#reserved === 0) {
         const { rows } = await sql<{ n: number }>`
           select count(*)::int as n from jobs
           where name = any(${names}::text[])
             and ((status = 'queued' and run_at <= statement_timestamp()) or status = 'running')`.execute(
           this.#database.db,
         );
-        if ((rows[0]?.n ?? 0) === 0 && this.#running.size === 0) return;
+        if ((rows[0]?.n ?? 0) === 0 && this.#running.size === 0 && this.#detached.size === 0) return;
       }
       if (Date.now() > deadline) throw new Error('Jobs did not become idle in time');
       this.#wake();
@@ -533,7 +536,19 @@ export class JobQueue {
   #run(row: ClaimedRow, hint?: unknown): void {
     this.#lastStart = performance.now();
     this.#runningJobs.set(row.id, row.name);
-    const task = this.#execute(row, hint)
+    // The handler may detach before `task` exists (synchronously, as it starts).
+    let task: Promise<void> | undefined;
+    let detached = false;
+    const detach = (): void => {
+      if (detached) return;
+      detached = true;
+      if (task && this.#running.delete(task)) {
+        this.#detached.add(task);
+        // As when a job finishes: claim only if a wake-up found every slot busy.
+        if (this.#mayHaveWork) this.#wake();
+      }
+    };
+    const started = this.#execute(row, hint, detach)
       .catch((error: unknown) => {
         // The outcome could not be recorded (the database is unreachable, say). The lease runs out
         // and the job is claimed again; an unhandled rejection would crash the whole process.
@@ -541,13 +556,20 @@ export class JobQueue {
       })
       .finally(() => {
         this.#runningJobs.delete(row.id);
-        this.#running.delete(task);
+        this.#running.delete(started);
+        this.#detached.delete(started);
         if (this.#mayHaveWork) this.#wake();
       });
-    this.#running.add(task);
+    task = started;
+    if (detached) {
+      this.#detached.add(started);
+      if (this.#mayHaveWork) this.#wake();
+    } else {
+      this.#running.add(started);
+    }
   }
 
-  async #execute(row: ClaimedRow, hint?: unknown): Promise<void> {
+  async #execute(row: ClaimedRow, hint: unknown, detach: () => void): Promise<void> {
     const registered = this.#jobs.get(row.name);
     if (!registered) return;
     const { definition, handler } = registered;
@@ -575,6 +597,7 @@ export class JobQueue {
       completedInline: () => {
         inline = true;
       },
+      detach,
       hint,
     };
     try {

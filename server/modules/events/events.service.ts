@@ -161,6 +161,8 @@ export class EventsService {
     events.subscribe({ event: 'lead.qualified', job, keys: ['conversationId', 'messageId'], withEvent: true });
     events.subscribe({ event: 'automation.execution.updated', job, keys: ['executionId'], withEvent: true });
     queue.register(job, async (payload, ctx) => {
+      // Waiting for the batch holds no slot: the jobs it waits for (and the rest) may start.
+      ctx.detach();
       await this.#enqueueForBatch({ jobId: ctx.jobId, payload, completion: ctx.completion });
       ctx.completedInline();
     });
