@@ -537,13 +537,13 @@ export class JobQueue {
     this.#lastStart = performance.now();
     this.#runningJobs.set(row.id, row.name);
     // The handler may detach before `task` exists (synchronously, as it starts).
-    let task: Promise<void> | undefined;
+    const slot: { task?: Promise<void> } = {};
     let detached = false;
     const detach = (): void => {
       if (detached) return;
       detached = true;
-      if (task && this.#running.delete(task)) {
-        this.#detached.add(task);
+      if (slot.task && this.#running.delete(slot.task)) {
+        this.#detached.add(slot.task);
         // As when a job finishes: claim only if a wake-up found every slot busy.
         if (this.#mayHaveWork) this.#wake();
       }
@@ -560,7 +560,7 @@ export class JobQueue {
         this.#detached.delete(started);
         if (this.#mayHaveWork) this.#wake();
       });
-    task = started;
+    slot.task = started;
     if (detached) {
       this.#detached.add(started);
       if (this.#mayHaveWork) this.#wake();
