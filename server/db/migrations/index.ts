@@ -16,6 +16,7 @@ import * as events from './0016-events';
 import * as hooks from './0017-hooks';
 import * as apiKeys from './0018-api-keys';
 import * as automationTriggers from './0019-automation-triggers';
+import * as hooksRetrying from './0020-hooks-retrying';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0017-hooks': hooks,
   '0018-api-keys': apiKeys,
   '0019-automation-triggers': automationTriggers,
+  '0020-hooks-retrying': hooksRetrying,
 };
