@@ -19,6 +19,8 @@ import { ENGINES } from '../../../test/helpers/database';
 import { createTestClient } from '../../../test/helpers/messaging';
 import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
 import type { SinkOutcome, StoredPublicEvent } from '../../events/public-events';
+import { deliverWebhookJob } from './deliver-webhook.job';
+import { HooksRepository } from './hooks.repository';
 
 let seq = 5000;
 
@@ -354,5 +356,111 @@ describe.each(ENGINES)('outbound webhooks, catch-up after an outage (%s)', (engi
       ['succeeded', 2],
     ]);
     expect(receiver.received.length - sentBefore).toBe(5);
+  });
+});
+
+// Two transactions at once on one lane: only PostgreSQL runs them concurrently (PGlite has one
+// connection, so there the interleavings below cannot happen).
+describe.each(ENGINES.filter((engine) => engine === 'postgres'))('outbound webhooks, parked at insert against a concurrent settle (%s)', (engine) => {
+  let app: TestApp;
+  let receiver: CallbackServer;
+  let admin: TestClient;
+  let client: { id: string };
+
+  beforeAll(async () => {
+    app = await createTestApp(engine, { startJobs: false, env: ALLOW_LOOPBACK_FAKES });
+    receiver = await startCallbackServer();
+    ({ client: admin } = await signedInClient(app, 'admin'));
+    client = await createTestClient(app, 'Race Co');
+  });
+  afterAll(async () => {
+    await receiver.close();
+    await app.destroy();
+  });
+
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  /** A subscription and the first delivery of a new lane (pending, holding a token). */
+  async function laneWithHead() {
+    const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Race', url: receiver.url, client_id: client.id });
+    const subscriptionId = created.json<CreatedSubscription>().subscription.id;
+    const conversation = randomUUID();
+    const head = storedEvent('message.received', client.id, conversation);
+    await commitEvents(app, [head]);
+    const row = await app.database.db.selectFrom('webhookDeliveries').selectAll().where('eventId', '=', head.id).executeTakeFirstOrThrow();
+    return { subscriptionId, conversation, head: row };
+  }
+
+  /** The later delivery must end up holding a token and a queued job (woken, or never parked). */
+  async function expectSendable(eventId: string) {
+    const row = await app.database.db.selectFrom('webhookDeliveries').selectAll().where('eventId', '=', eventId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'pending', parked: false });
+    expect(row.jobToken).not.toBeNull();
+    const jobs = await app.database.db.selectFrom('jobs').select('payload').where('name', '=', 'hooks.deliver').where('status', '=', 'queued').execute();
+    expect(jobs.filter((j) => (j.payload as { token?: string }).token === row.jobToken)).toHaveLength(1);
+  }
+
+  it('the fan-out holds the earlier delivery: its settle waits, then wakes the delivery parked behind it', async () => {
+    const { conversation, head } = await laneWithHead();
+    const next = storedEvent('message.sent', client.id, conversation);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const fanOut = app.database.db.transaction().execute(async (trx) => {
+      await app.services.hooks.sink().accept(trx, [next]);
+      await gate;
+    });
+    await sleep(200);
+    let settled = false;
+    const delivering = app.services.hooks.deliver(head.id, head.jobToken!).then(() => (settled = true));
+    await sleep(500);
+    expect(settled).toBe(false); // its settle waits for the fan-out's lock on the head
+    open();
+    await fanOut;
+    await delivering;
+    expect((await app.database.db.selectFrom('webhookDeliveries').select('status').where('id', '=', head.id).executeTakeFirstOrThrow()).status).toBe('succeeded');
+    await expectSendable(next.id);
+  });
+
+  it('a settle that finished the earlier delivery first: the fan-out waits for it and does not park the new one', async () => {
+    const { subscriptionId, conversation, head } = await laneWithHead();
+    const next = storedEvent('message.sent', client.id, conversation);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const now = new Date().toISOString();
+    // parley_hooks_settle inside a transaction kept open: the head is finished but not committed.
+    const settle = app.database.db.transaction().execute(async (trx) => {
+      const settled = await new HooksRepository(trx).settle(
+        [
+          {
+            deliveryId: head.id,
+            token: head.jobToken!,
+            subscriptionId,
+            conversationId: conversation,
+            seq: String(head.seq),
+            ok: true,
+            status: 'succeeded',
+            attemptedAt: now,
+            nextAttemptAt: null,
+            nextToken: null,
+            lastStatus: 200,
+            lastError: null,
+            attempt: { headers: {}, status: 200, excerpt: 'ok', error: null, durationMs: 1 },
+            completion: null,
+          },
+        ],
+        { name: deliverWebhookJob.name, maxAttempts: deliverWebhookJob.maxAttempts ?? 5, channel: app.queue.channel },
+      );
+      expect(settled.settled).toEqual([head.id]);
+      await gate;
+    });
+    await sleep(200);
+    let inserted = false;
+    const fanOut = commitEvents(app, [next]).then(() => (inserted = true));
+    await sleep(500);
+    expect(inserted).toBe(false); // it waits for the settle's lock on the head
+    open();
+    await settle;
+    await fanOut;
+    await expectSendable(next.id);
   });
 });
