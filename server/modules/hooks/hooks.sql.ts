@@ -217,11 +217,13 @@ export const hooksRoutines = defineSqlRoutines({
     declare
       o record;
       v_row record;
-      v_sub uuid;
       v_agg record;
       v_run record;
-      v_done jsonb := '[]'::jsonb;
-      v_settled jsonb := '[]'::jsonb;
+      -- The settled attempts (arrays: appending to a PL/pgSQL array is done in place).
+      v_settled uuid[] := '{}';
+      v_subs uuid[] := '{}';
+      v_oks boolean[] := '{}';
+      v_ats timestamptz[] := '{}';
       v_runs jsonb := '{}'::jsonb;
       v_queued integer := 0;
       v_moved integer;
@@ -246,8 +248,10 @@ export const hooksRoutines = defineSqlRoutines({
         if not found then
           continue;
         end if;
-        v_settled := v_settled || to_jsonb(o.delivery_id::text);
-        v_done := v_done || jsonb_build_object('sub', v_row.subscription_id, 'ok', o.ok, 'at', o.attempted_at, 'i', o.i);
+        v_settled := array_append(v_settled, o.delivery_id);
+        v_subs := array_append(v_subs, v_row.subscription_id);
+        v_oks := array_append(v_oks, o.ok);
+        v_ats := array_append(v_ats, o.attempted_at);
         insert into webhook_delivery_attempts (delivery_id, attempted_at, request_headers, response_status, response_excerpt, error, duration_ms)
         values (o.delivery_id, o.attempted_at, coalesce(o.attempt->'headers', '{}'::jsonb), (o.attempt->>'status')::integer,
           o.attempt->>'excerpt', o.attempt->>'error', (o.attempt->>'durationMs')::integer);
@@ -261,30 +265,32 @@ export const hooksRoutines = defineSqlRoutines({
         end if;
       end loop;
 
-      for v_sub in select distinct (d->>'sub')::uuid from jsonb_array_elements(v_done) d order by 1 loop
-        -- The run after this batch: with a success in it, the failures after the last success;
-        -- without, the old run plus these failures.
-        select count(*) as n, count(*) filter (where ok) as oks, count(*) filter (where not ok) as fails, max(at) as last_at,
+      -- Per subscription, by id: the run after this batch — with a success in it, the failures
+      -- after the last success (in attempt order); without, the old run plus these failures.
+      for v_agg in
+        select sub, count(*) as n, count(*) filter (where ok) as oks, count(*) filter (where not ok) as fails, max(at) as last_at,
           count(*) filter (where not ok and rn > coalesce(last_ok, 0)) as trailing,
           min(at) filter (where not ok and rn > coalesce(last_ok, 0)) as trailing_since,
           min(at) filter (where not ok) as first_fail_at
-        into v_agg
         from (
-          select ok, at, rn, max(rn) filter (where ok) over () as last_ok
+          select sub, ok, at, rn, max(rn) filter (where ok) over (partition by sub) as last_ok
           from (
-            select (d->>'ok')::boolean as ok, (d->>'at')::timestamptz as at, row_number() over (order by (d->>'at')::timestamptz, (d->>'i')::bigint) as rn
-            from jsonb_array_elements(v_done) d where (d->>'sub')::uuid = v_sub
+            select sub, ok, at, row_number() over (partition by sub order by at, k) as rn
+            from unnest(v_subs, v_oks, v_ats) with ordinality as u(sub, ok, at, k)
           ) a
-        ) b;
+        ) b
+        group by sub
+        order by sub
+      loop
         update webhook_subscriptions
         set total_calls = total_calls + v_agg.n, success_count = success_count + v_agg.oks, failure_count = failure_count + v_agg.fails,
           last_triggered_at = v_agg.last_at,
           consecutive_failures = case when v_agg.oks > 0 then v_agg.trailing else consecutive_failures + v_agg.fails end,
           failing_since = case when v_agg.oks > 0 then v_agg.trailing_since else coalesce(failing_since, v_agg.first_fail_at) end
-        where id = v_sub
+        where id = v_agg.sub
         returning consecutive_failures, failing_since, status, client_id, name, url into v_run;
         if found and v_agg.fails > 0 then
-          v_runs := v_runs || jsonb_build_object(v_sub::text, jsonb_build_object('consecutiveFailures', v_run.consecutive_failures,
+          v_runs := v_runs || jsonb_build_object(v_agg.sub::text, jsonb_build_object('consecutiveFailures', v_run.consecutive_failures,
             'failingSince', v_run.failing_since, 'status', v_run.status, 'clientId', v_run.client_id, 'name', v_run.name, 'url', v_run.url));
         end if;
         -- Catch-up: the receiver answers again, so its deliveries waiting for their backoff go now
@@ -293,11 +299,11 @@ export const hooksRoutines = defineSqlRoutines({
         -- exists is one probe of webhook_deliveries_retrying_idx (migration 0020).
         if v_agg.oks > 0 and exists (
           select 1 from webhook_deliveries
-          where subscription_id = v_sub and status = 'retrying' and next_attempt_at > statement_timestamp() + interval '2 seconds'
+          where subscription_id = v_agg.sub and status = 'retrying' and next_attempt_at > statement_timestamp() + interval '2 seconds'
         ) then
           with due as (
             select id from webhook_deliveries
-            where subscription_id = v_sub and status = 'retrying' and next_attempt_at > statement_timestamp() + interval '2 seconds'
+            where subscription_id = v_agg.sub and status = 'retrying' and next_attempt_at > statement_timestamp() + interval '2 seconds'
             order by next_attempt_at
             limit 1000
             for update skip locked
@@ -327,7 +333,7 @@ export const hooksRoutines = defineSqlRoutines({
       if v_delayed is not null then
         perform pg_notify(p_job->>'channel', jsonb_build_object('name', p_job->>'name', 'runAt', v_delayed)::text);
       end if;
-      return jsonb_build_object('settled', v_settled, 'runs', v_runs);
+      return jsonb_build_object('settled', to_jsonb(v_settled), 'runs', v_runs);
     end $$`,
   ],
 });
