@@ -68,7 +68,7 @@ import { ChatsService } from './modules/chats/chats.service';
 import { PresenceTracker } from './modules/chats/presence';
 import type { AutomationCreator, N8nWorkflowSource, N8nWorkflowSwitch } from './modules/workflows/workflow-ports';
 import { workflowsRoutes } from './modules/workflows/workflows.routes';
-import { deliverWebhookJob, HooksService, hooksRoutes } from './modules/hooks';
+import { type DeliveryHint, deliverWebhookJob, HooksService, hooksRoutes } from './modules/hooks';
 import { WorkflowsService } from './modules/workflows/workflows.service';
 import { EventsService } from './modules/events';
 import type { PublicEventSink } from './events/public-events';
@@ -322,6 +322,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     // The events module's recent envelopes and documented examples (Zapier's sample step).
     recentEvents: { recent: (type, scope, limit) => publicEvents.recent(type, scope, limit), example: (type) => publicEvents.exampleEnvelope(type) },
   });
+  // The hooks sink inserts its deliveries' jobs claimed here and runs them with their data in
+  // memory once the event's transaction committed — through the SinkOutcome that accept returns.
+  // EventsService.record does not call that outcome yet (the batching change does): until then
+  // the jobs are inserted queued, as claimed slots would never be given back.
   eventSinks.push(hooks.sink(), automations);
   const realtime = new RealtimeHub(
     { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders() },
@@ -414,7 +418,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(trainAgentJob, ({ clientId, version }) => agents.train(clientId, version));
   queue.register(runAutomationJob, ({ executionId }, ctx) => automations.trigger(executionId, ctx.signal));
   queue.register(checkExecutionSilenceJob, ({ executionId, attempt }) => automations.checkSilence(executionId, attempt));
-  queue.register(deliverWebhookJob, ({ deliveryId, token }, ctx) => hooks.deliver(deliveryId, token, ctx.signal));
+  queue.register(deliverWebhookJob, async ({ deliveryId, token }, ctx) => {
+    const hint = hintOf<DeliveryHint>(ctx);
+    if ((await hooks.deliver(deliveryId, token, { signal: ctx.signal, completion: ctx.completion, hint })).completedJob) ctx.completedInline();
+  });
   agentPolicy.register();
   publicEvents.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.

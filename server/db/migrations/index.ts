@@ -17,6 +17,7 @@ import * as hooks from './0017-hooks';
 import * as apiKeys from './0018-api-keys';
 import * as automationTriggers from './0019-automation-triggers';
 import * as finishSendLocal from './0020-finish-send-local';
+import * as hooksRetrying from './0021-hooks-retrying';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0018-api-keys': apiKeys,
   '0019-automation-triggers': automationTriggers,
   '0020-finish-send-local': finishSendLocal,
+  '0021-hooks-retrying': hooksRetrying,
 };

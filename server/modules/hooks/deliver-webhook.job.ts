@@ -3,8 +3,10 @@ import { defineJob } from '../../jobs/define-job';
 
 /**
  * One delivery attempt of an outbound webhook (HooksService.deliver). Inserted with the delivery
- * (in the event's transaction) and again, with a new token, for each retry or when an earlier
- * delivery of the same conversation finished. Only the job whose `token` the delivery still holds
+ * (in the events' transaction; claimed there by the inserting instance when it has a free slot,
+ * and then handed the send's data in memory, `DeliveryHint`) and again, with a new token, for each
+ * retry, when an earlier delivery of the same conversation finished, or when a success of the
+ * subscription brings a waiting retry forward. Only the job whose `token` the delivery still holds
  * sends: a job run again after a crash, or superseded, does nothing. The queue's own retries cover
  * only failures of Parley itself (the database); the receiver's answers are scheduled by the service.
  */

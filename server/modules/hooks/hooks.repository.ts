@@ -4,19 +4,16 @@
  * client user; a subscription without a client is staff-only), `{ clientId: null }` sees all. A
  * delivery (and its attempts) is visible exactly when its subscription is.
  */
-import { randomUUID } from 'node:crypto';
 import { type Selectable, sql } from 'kysely';
-import type { Db } from '../../db/database';
+import { type Db, PREPARED } from '../../db/database';
 import type { WebhookDeliveriesTable, WebhookDeliveryAttemptsTable, WebhookDeliveryStatus, WebhookSubscriptionsTable } from '../../db/schema';
 import { json } from '../../db/sql';
 import type { Scope } from '../../http/scope';
-import type { JobQueue } from '../../jobs/queue';
-import { deliverWebhookJob } from './deliver-webhook.job';
+import type { ClaimedRow, LocalClaim } from '../../jobs/queue';
 
 export type SubscriptionRow = Omit<Selectable<WebhookSubscriptionsTable>, 'signingSecret' | 'failingSince'> & { clientName: string | null };
 export type SubscriptionForDelivery = Selectable<WebhookSubscriptionsTable>;
 export type DeliveryRow = Omit<Selectable<WebhookDeliveriesTable>, 'body' | 'jobToken' | 'parked'>;
-export type DeliveryForSend = Selectable<WebhookDeliveriesTable>;
 /** An attempt with the body it sent (the delivery's). */
 export type AttemptRow = Selectable<WebhookDeliveryAttemptsTable> & { requestBody: string };
 
@@ -89,7 +86,7 @@ export interface NewDelivery {
   jobToken: string | null;
 }
 
-/** An event offered to the subscriptions (HooksEventSink). */
+/** An event offered to the subscriptions (the sink), as `parley_hooks_fan_out` reads it. */
 export interface EventForFanOut {
   id: string;
   type: string;
@@ -97,6 +94,82 @@ export interface EventForFanOut {
   conversationId: string | null;
   seq: string | null;
   body: string;
+}
+
+/** The deliver job's definition and NOTIFY channel, as the hooks functions insert it (`p_job`). */
+export interface DeliverJobSpec {
+  name: string;
+  maxAttempts: number;
+  channel: string;
+}
+
+/** What a send needs of a subscription. */
+export interface SendTarget {
+  id: string;
+  url: string;
+  /** Sealed with the secrets key (SecretBox). */
+  signingSecret: string;
+  status: 'active' | 'inactive';
+  source: 'portal' | 'rest_hook';
+  clientId: string | null;
+  name: string;
+}
+
+/** What a send needs of a delivery. */
+export interface DeliveryToSend {
+  id: string;
+  eventId: string | null;
+  eventType: string;
+  conversationId: string | null;
+  seq: string | null;
+  body: string;
+  attempts: number;
+  firstAttemptAt: string | null;
+}
+
+export interface FanOutResult {
+  claimed: ClaimedRow[];
+  deliveries: Record<string, { subscriptionId: string; eventId: string }>;
+  subscriptions: Record<string, Omit<SendTarget, 'id'>>;
+  inserted: number;
+  parked: number;
+}
+
+export type BeginResult =
+  | { send: false; why: 'superseded' | 'inactive' | 'parked' }
+  | { send: true; delivery: DeliveryToSend; subscription: SendTarget };
+
+/** One attempt's outcome for `parley_hooks_settle`. */
+export interface SettleOutcome {
+  deliveryId: string;
+  token: string;
+  subscriptionId: string;
+  conversationId: string | null;
+  seq: string | null;
+  ok: boolean;
+  status: 'succeeded' | 'failed' | 'retrying';
+  attemptedAt: string;
+  nextAttemptAt: string | null;
+  nextToken: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  attempt: { headers: Record<string, string>; status: number | null; excerpt: string | null; error: string | null; durationMs: number };
+  completion: { id: number; workerId: string } | null;
+}
+
+/** A subscription's failure run after a settle (auto-disable reads it). */
+export interface FailureRun {
+  consecutiveFailures: number;
+  failingSince: string | null;
+  status: 'active' | 'inactive';
+  clientId: string | null;
+  name: string;
+  url: string;
+}
+
+export interface SettleResult {
+  settled: string[];
+  runs: Record<string, FailureRun>;
 }
 
 export interface AttemptRecord {
@@ -190,24 +263,34 @@ export class HooksRepository {
   }
 
   /**
-   * One delivery (and its job) per active subscription that takes the event: its type is listed
-   * (or it takes all), and it is the event's client's (or every client's). One statement per event.
+   * The deliveries (and jobs) of a batch of events for every active subscription that takes each,
+   * parked at insert behind an unfinished earlier delivery of their lane, the jobs claimed by this
+   * instance up to `local`'s slots: one statement (`parley_hooks_fan_out`, hooks.sql.ts).
    */
-  async fanOut(trx: Db, queue: JobQueue, event: EventForFanOut): Promise<number> {
-    const insertJobs = queue.insertJobSql(deliverWebhookJob, 'stored', sql`jsonb_build_object('deliveryId', stored.id, 'token', stored.job_token)`);
-    const result = await sql<{ id: number }>`
-      with stored as (
-        insert into webhook_deliveries (subscription_id, event_id, event_type, conversation_id, seq, body, job_token)
-        select s.id, ${event.id}::uuid, ${event.type}, ${event.conversationId}::uuid,
-          case when ${event.conversationId}::uuid is null then null else ${event.seq}::bigint end, ${event.body}, gen_random_uuid()
-        from webhook_subscriptions s
-        where s.status = 'active'
-          and (s.events is null or jsonb_exists(s.events, ${event.type}))
-          and (s.client_id is null or s.client_id = ${event.clientId}::uuid)
-        returning id, job_token
-      )
-      ${insertJobs}`.execute(trx);
-    return result.rows.length;
+  async fanOut(trx: Db, events: readonly EventForFanOut[], local: LocalClaim | null, job: DeliverJobSpec): Promise<FanOutResult> {
+    const { rows } = await sql<{ result: FanOutResult }>`${sql.raw(PREPARED)}select parley_hooks_fan_out(${JSON.stringify(events)}::jsonb, ${
+      local ? JSON.stringify(local) : null
+    }::jsonb, ${JSON.stringify(job)}::jsonb) as result`.execute(trx);
+    if (!rows[0]) throw new Error('parley_hooks_fan_out returned nothing');
+    return rows[0].result;
+  }
+
+  /** A job's delivery and subscription if it may send now, else the job is done (`parley_hooks_begin`). */
+  async begin(deliveryId: string, token: string, now: Date, completion: { id: number; workerId: string } | null, job: DeliverJobSpec): Promise<BeginResult> {
+    const { rows } = await sql<{ result: BeginResult }>`${sql.raw(PREPARED)}select parley_hooks_begin(${deliveryId}::uuid, ${token}::uuid, ${now.toISOString()}::timestamptz, ${
+      completion ? JSON.stringify(completion) : null
+    }::jsonb, ${JSON.stringify(job)}::jsonb) as result`.execute(this.db);
+    if (!rows[0]) throw new Error('parley_hooks_begin returned nothing');
+    return rows[0].result;
+  }
+
+  /** The outcomes of attempts finished together, and what follows each, in one statement (`parley_hooks_settle`). */
+  async settle(outcomes: readonly SettleOutcome[], job: DeliverJobSpec): Promise<SettleResult> {
+    const { rows } = await sql<{ result: SettleResult }>`${sql.raw(PREPARED)}select parley_hooks_settle(${JSON.stringify(outcomes)}::jsonb, ${JSON.stringify(job)}::jsonb) as result`.execute(
+      this.db,
+    );
+    if (!rows[0]) throw new Error('parley_hooks_settle returned nothing');
+    return rows[0].result;
   }
 
   async insertDelivery(row: NewDelivery, db: Db = this.db): Promise<string> {
@@ -229,12 +312,6 @@ export class HooksRepository {
       .returning('id')
       .executeTakeFirstOrThrow();
     return inserted.id;
-  }
-
-  async findDeliveryForSend(id: string, db: Db = this.db, lock = false): Promise<DeliveryForSend | undefined> {
-    let q = db.selectFrom('webhookDeliveries').selectAll().where('id', '=', id);
-    if (lock) q = q.forUpdate();
-    return q.executeTakeFirst();
   }
 
   /** A delivery as a user may see it (through its subscription's scope). */
@@ -275,56 +352,6 @@ export class HooksRepository {
       .execute();
   }
 
-  /**
-   * True when an earlier delivery of the same (subscription, conversation) is still pending or
-   * retrying. Locks those rows: a delivery finishing concurrently is waited for and then no longer
-   * counts, so a delivery never parks behind one that has just finished (see `wakeNext`).
-   */
-  async hasEarlierPending(delivery: Pick<DeliveryForSend, 'id' | 'subscriptionId' | 'conversationId' | 'seq'>, trx: Db): Promise<boolean> {
-    if (delivery.conversationId === null || delivery.seq === null) return false;
-    const rows = await trx
-      .selectFrom('webhookDeliveries')
-      .select('id')
-      .where('subscriptionId', '=', delivery.subscriptionId)
-      .where('conversationId', '=', delivery.conversationId)
-      .where('status', 'in', ['pending', 'retrying'])
-      .where('seq', '<', delivery.seq)
-      .where('id', '!=', delivery.id)
-      // Locked in event order, before the caller locks its own (later) row: every transaction of a
-      // lane takes its locks lowest seq first, so two of them never wait for each other in a circle.
-      .orderBy('seq', 'asc')
-      .forUpdate()
-      .execute();
-    return rows.length > 0;
-  }
-
-  /** The delivery waits for an earlier one: no job may send it until `wakeNext` gives it one. */
-  async park(id: string, token: string, trx: Db): Promise<boolean> {
-    const result = await trx.updateTable('webhookDeliveries').set({ parked: true, jobToken: null }).where('id', '=', id).where('jobToken', '=', token).executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
-
-  /**
-   * After a delivery of a conversation finished: the earliest still unfinished delivery of the
-   * same (subscription, conversation), if it is parked, gets a new token and a job to send it.
-   */
-  async wakeNext(queue: JobQueue, finished: { subscriptionId: string; conversationId: string | null }, trx: Db): Promise<void> {
-    if (finished.conversationId === null) return;
-    const next = await trx
-      .selectFrom('webhookDeliveries')
-      .select(['id', 'parked'])
-      .where('subscriptionId', '=', finished.subscriptionId)
-      .where('conversationId', '=', finished.conversationId)
-      .where('status', 'in', ['pending', 'retrying'])
-      .orderBy('seq', 'asc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!next?.parked) return;
-    const token = randomUUID();
-    const woken = await trx.updateTable('webhookDeliveries').set({ parked: false, jobToken: token }).where('id', '=', next.id).where('parked', '=', true).executeTakeFirst();
-    if (woken.numUpdatedRows > 0n) await queue.enqueue(deliverWebhookJob, { deliveryId: next.id, token }, { db: trx });
-  }
-
   async insertAttempt(attempt: AttemptRecord, trx: Db): Promise<void> {
     await trx
       .insertInto('webhookDeliveryAttempts')
@@ -360,43 +387,6 @@ export class HooksRepository {
     q = token === null ? q.where('jobToken', 'is', null) : q.where('jobToken', '=', token);
     const result = await q.executeTakeFirst();
     return result.numUpdatedRows > 0n;
-  }
-
-  /** A delivery that will not be sent (its subscription is inactive). */
-  async abandonDelivery(id: string, token: string, reason: string, at: Date, trx: Db): Promise<boolean> {
-    const result = await trx
-      .updateTable('webhookDeliveries')
-      .set({ status: 'failed', lastError: reason, finishedAt: at, jobToken: null, parked: false, nextAttemptAt: null })
-      .where('id', '=', id)
-      .where('jobToken', '=', token)
-      .where('status', 'in', ['pending', 'retrying'])
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
-  }
-
-  /** Counts one attempt on the subscription; returns the failure run after it. */
-  async countAttempt(
-    subscriptionId: string,
-    ok: boolean,
-    at: Date,
-    trx: Db,
-  ): Promise<{ consecutiveFailures: number; failingSince: Date | null; status: 'active' | 'inactive'; clientId: string | null; name: string; url: string } | undefined> {
-    return trx
-      .updateTable('webhookSubscriptions')
-      .set((eb) => ({
-        totalCalls: eb('totalCalls', '+', 1),
-        lastTriggeredAt: at,
-        ...(ok
-          ? { successCount: eb('successCount', '+', 1), consecutiveFailures: 0, failingSince: null }
-          : {
-              failureCount: eb('failureCount', '+', 1),
-              consecutiveFailures: eb('consecutiveFailures', '+', 1),
-              failingSince: sql<Date>`coalesce(failing_since, ${at.toISOString()}::timestamptz)`,
-            }),
-      }))
-      .where('id', '=', subscriptionId)
-      .returning(['consecutiveFailures', 'failingSince', 'status', 'clientId', 'name', 'url'])
-      .executeTakeFirst();
   }
 
   async disableSubscription(id: string, reason: string, trx: Db): Promise<boolean> {

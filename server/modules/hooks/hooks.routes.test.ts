@@ -20,7 +20,7 @@ import { startCallbackServer, type CallbackServer } from '../../../test/helpers/
 import { createTestDatabase, ENGINES } from '../../../test/helpers/database';
 import { createTestClient } from '../../../test/helpers/messaging';
 import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
-import type { StoredPublicEvent } from '../../events/public-events';
+import type { SinkOutcome, StoredPublicEvent } from '../../events/public-events';
 import { ManualClock } from '../../lib/clock';
 import { checkApiSignature } from '../channels';
 import { pino } from 'pino';
@@ -28,6 +28,7 @@ import type { PublicEventEnvelope } from '../../../common/api/events';
 import type { Scope } from '../../http/scope';
 import { createGuardedHttp } from '../../lib/guarded-http';
 import { SecretBox } from '../../lib/secret-box';
+import { deliverWebhookJob } from './deliver-webhook.job';
 import { HooksService, RETRY_BASE_MS, RETRY_MAX_DELAY_MS, retryAfterMs, retryDelay } from './hooks.service';
 
 let seq = 1000;
@@ -44,6 +45,24 @@ function storedEvent(type: PublicEventType, clientId: string | null, conversatio
     performedBy: { kind: 'system' },
     envelope: { id, type, created_at: new Date().toISOString(), api_version: EVENTS_API_VERSION, client_id: clientId, data: { marker: id } },
   };
+}
+
+/**
+ * Commits events through the hooks sink as the events module does: accept in the events'
+ * transaction, then the sink's outcome — its locally claimed jobs start once the transaction
+ * committed (or their slots are given back after a rollback).
+ */
+async function commitEvents(app: TestApp, events: readonly StoredPublicEvent[]): Promise<void> {
+  let outcome: SinkOutcome | undefined;
+  try {
+    await app.database.db.transaction().execute(async (trx) => {
+      outcome = (await app.services.hooks.sink().accept(trx, events)) ?? undefined;
+    });
+  } catch (error) {
+    outcome?.rolledBack();
+    throw error;
+  }
+  outcome?.committed();
 }
 
 describe('retry timing', () => {
@@ -109,7 +128,7 @@ describe.each(ENGINES)('outbound webhooks (%s)', (engine) => {
   }
 
   async function emit(...events: StoredPublicEvent[]): Promise<void> {
-    await app.database.db.transaction().execute((trx) => app.services.hooks.sink().accept(trx, events));
+    await commitEvents(app, events);
   }
 
   async function deliveriesOf(subscriptionId: string) {
@@ -409,10 +428,18 @@ describe.each(ENGINES)('outbound webhooks (%s)', (engine) => {
       const before = receiver.received.length;
       const sentIds = () => receiver.received.slice(before).map((r) => r.headers['x-parley-event-id']);
 
-      // The later one's job runs first: it waits (nothing sent, no job left for it).
+      // Committed while the earlier one is pending: parked at insert, without a token or a job.
+      expect(d2).toMatchObject({ parked: true, jobToken: null, status: 'pending' });
+      expect(await queuedJob(d2.id)).toBeUndefined();
+      // A job that holds it anyway (as one queued before this check existed, or a stray one) runs
+      // first: the run-time check parks it again (nothing sent, no job left for it).
+      const stray = randomUUID();
+      await app.database.db.updateTable('webhookDeliveries').set({ parked: false, jobToken: stray }).where('id', '=', d2.id).execute();
+      await app.queue.enqueue(deliverWebhookJob, { deliveryId: d2.id, token: stray });
       await runJob(d2.id);
       expect(sentIds()).toEqual([]);
       expect(await queuedJob(d2.id)).toBeUndefined();
+      expect(await app.database.db.selectFrom('webhookDeliveries').select(['parked', 'jobToken']).where('id', '=', d2.id).executeTakeFirst()).toEqual({ parked: true, jobToken: null });
 
       receiver.script({ status: 500 }, { status: 200, body: 'ok' });
       await runJob(d1.id);
@@ -596,7 +623,7 @@ describe.each(ENGINES)('outbound webhooks through the running job queue (%s)', (
     const { subscription, signing_secret } = created.json<CreatedSubscription>();
     receiver.script({ status: 200, body: 'ok' });
     const events = [storedEvent('message.received', client.id, randomUUID()), storedEvent('conversation.created', client.id)];
-    await app.database.db.transaction().execute((trx) => app.services.hooks.sink().accept(trx, events));
+    await commitEvents(app, events);
     const until = Date.now() + 8_000;
     while (receiver.received.length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
     const ids = receiver.received.map((r) => r.headers['x-parley-event-id']).sort();
@@ -629,8 +656,8 @@ describe.each(ENGINES)('outbound webhooks: order per conversation with concurren
       const conversation = randomUUID();
       const events = Array.from({ length: 12 }, (_, i) => storedEvent(i % 2 ? 'message.sent' : 'message.received', client.id, conversation));
       // Some committed together, some one by one, as the outbox would.
-      await app.database.db.transaction().execute((trx) => app.services.hooks.sink().accept(trx, events.slice(0, 4)));
-      for (const event of events.slice(4)) await app.database.db.transaction().execute((trx) => app.services.hooks.sink().accept(trx, [event]));
+      await commitEvents(app, events.slice(0, 4));
+      for (const event of events.slice(4)) await commitEvents(app, [event]);
       const until = Date.now() + 15_000;
       while (receiver.received.length < events.length && Date.now() < until) await new Promise((r) => setTimeout(r, 25));
       await app.queue.waitForIdle();
@@ -654,7 +681,7 @@ describe.each(ENGINES)('outbound webhooks across a restart (%s)', (engine) => {
       const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Durable', url: receiver.url, client_id: client.id });
       expect(created.statusCode, created.body).toBe(201);
       const event = storedEvent('conversation.escalated', client.id, randomUUID());
-      await first.database.db.transaction().execute((trx) => first.services.hooks.sink().accept(trx, [event]));
+      await commitEvents(first, [event]);
       await first.destroy();
       expect(receiver.received).toHaveLength(0);
 

@@ -35,10 +35,11 @@ import {
 import { EVENTS_API_VERSION, type PublicEventEnvelope, type PublicEventType } from '../../../common/api/events';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
-import type { PublicEventSink, StoredPublicEvent } from '../../events/public-events';
+import type { PublicEventSink, SinkOutcome, StoredPublicEvent } from '../../events/public-events';
 import type { SessionUser } from '../../http/access';
 import { type Scope, scopeFor } from '../../http/scope';
-import type { JobQueue } from '../../jobs/queue';
+import type { JobCompletion } from '../../jobs/define-job';
+import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { randomToken } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
@@ -47,7 +48,20 @@ import type { SecretBox } from '../../lib/secret-box';
 import { signedHeaders } from '../channels';
 import { type RenderedEmail, webhookDisabledEmail } from '../email';
 import { deliverWebhookJob } from './deliver-webhook.job';
-import { type AttemptRow, type DeliveryRow, HooksRepository, type SubscriptionForDelivery, type SubscriptionRow } from './hooks.repository';
+import {
+  type AttemptRow,
+  type DeliverJobSpec,
+  type DeliveryRow,
+  type DeliveryToSend,
+  type EventForFanOut,
+  type FailureRun,
+  type FanOutResult,
+  HooksRepository,
+  type SendTarget,
+  type SettleOutcome,
+  type SettleResult,
+  type SubscriptionRow,
+} from './hooks.repository';
 
 export type CreateSubscriptionCommand = z.output<typeof createSubscriptionInput>;
 export type UpdateSubscriptionCommand = z.output<typeof updateSubscriptionInput>;
@@ -65,6 +79,44 @@ const ANSWER_READ_BYTES = 8 * 1024;
 const SECRET_PREFIX_LENGTH = 8;
 const SAMPLES_LIMIT = 3;
 const STAFF: Scope = { clientId: null };
+/** Slots a batch of events asks for its deliveries' jobs to run here at once (the queue gives at most its free ones). */
+const LOCAL_DELIVERIES_PER_EVENT = 4;
+/** The most outcomes one settle statement records. */
+const SETTLE_BATCH_MAX = 500;
+
+/**
+ * What a deliver job claimed where its delivery was inserted is handed in memory (`ctx.hint`):
+ * everything its send needs, so it reads nothing before the POST.
+ */
+export interface DeliveryHint {
+  token: string;
+  delivery: DeliveryToSend;
+  subscription: SendTarget;
+}
+
+/** The hint of one locally claimed job, from the fan-out's answer and the events in memory. */
+function deliveryHint(row: ClaimedRow, result: FanOutResult, events: ReadonlyMap<string, EventForFanOut>): DeliveryHint | undefined {
+  const payload = row.payload as { deliveryId?: string; token?: string };
+  if (!payload.deliveryId || !payload.token) return undefined;
+  const stored = result.deliveries[payload.deliveryId];
+  const subscription = stored && result.subscriptions[stored.subscriptionId];
+  const event = stored && events.get(stored.eventId);
+  if (!stored || !subscription || !event) return undefined;
+  return {
+    token: payload.token,
+    delivery: {
+      id: payload.deliveryId,
+      eventId: event.id,
+      eventType: event.type,
+      conversationId: event.conversationId,
+      seq: event.conversationId === null ? null : event.seq,
+      body: event.body,
+      attempts: 0,
+      firstAttemptAt: null,
+    },
+    subscription: { id: stored.subscriptionId, ...subscription },
+  };
+}
 
 /**
  * Recent public events of a type that a scope may see, and the documented example (the events
@@ -208,6 +260,11 @@ interface AttemptResult {
 export class HooksService {
   readonly #repository: HooksRepository;
   readonly #logger: Logger;
+  #spec: DeliverJobSpec | undefined;
+  /** Outcomes waiting for the next settle statement, and whether one is scheduled or in flight. */
+  #toSettle: { outcome: SettleOutcome; resolve: (result: SettleResult) => void; reject: (error: unknown) => void }[] = [];
+  #settleScheduled = false;
+  #settling = false;
 
   constructor(private readonly deps: HooksServiceDeps) {
     this.#repository = new HooksRepository(deps.db);
@@ -462,60 +519,87 @@ export class HooksService {
 
   // The outbox's sink
 
-  /** Deliveries (and their jobs) for every active subscription that takes each event, in the event's transaction. */
-  sink(): PublicEventSink {
+  /**
+   * Deliveries (and their jobs) for every active subscription that takes each event, in the
+   * events' transaction, in one statement for the whole batch (`parley_hooks_fan_out`). A lane's
+   * delivery behind an unfinished earlier one is inserted parked. Up to the free slots of this
+   * instance the jobs are inserted already claimed, and run here as soon as the transaction
+   * committed (the outcome's `committed`), each handed everything its send needs: no claim, no
+   * read. `localJobs: false` inserts them all queued (a caller that does not call the outcome).
+   */
+  sink(options: { localJobs?: boolean } = {}): PublicEventSink {
+    const localJobs = options.localJobs ?? true;
     return {
-      accept: async (trx: Db, events: readonly StoredPublicEvent[]) => {
-        for (const event of events) {
-          await this.#repository.fanOut(trx, this.deps.queue, {
-            id: event.id,
-            type: event.type,
-            clientId: event.clientId,
-            conversationId: event.conversationId,
-            seq: event.seq,
-            body: JSON.stringify(event.envelope),
-          });
+      accept: async (trx: Db, events: readonly StoredPublicEvent[]): Promise<SinkOutcome | undefined> => {
+        if (events.length === 0) return undefined;
+        const input: EventForFanOut[] = events.map((event) => ({
+          id: event.id,
+          type: event.type,
+          clientId: event.clientId,
+          conversationId: event.conversationId,
+          seq: event.conversationId === null ? null : event.seq,
+          body: JSON.stringify(event.envelope),
+        }));
+        const { queue } = this.deps;
+        const local = localJobs ? queue.reserve([{ definition: deliverWebhookJob, n: events.length * LOCAL_DELIVERIES_PER_EVENT }]) : null;
+        let result: FanOutResult;
+        try {
+          result = await this.#repository.fanOut(trx, input, local, this.#jobSpec());
+        } catch (error) {
+          queue.release(local);
+          throw error;
         }
+        if (!local) return undefined;
+        const byId = new Map(input.map((event) => [event.id, event]));
+        return {
+          committed: () => queue.runLocal(local, result.claimed, (row) => deliveryHint(row, result, byId)),
+          rolledBack: () => queue.release(local),
+        };
       },
     };
   }
 
+  #jobSpec(): DeliverJobSpec {
+    return (this.#spec ??= { name: deliverWebhookJob.name, maxAttempts: deliverWebhookJob.maxAttempts ?? 5, channel: this.deps.queue.channel });
+  }
+
   // Delivering (the job)
 
-  /** The deliver job: one attempt, if this job still holds the delivery; the outcome and what follows, in one transaction. */
-  async deliver(deliveryId: string, token: string, signal?: AbortSignal): Promise<void> {
-    const { db, clock } = this.deps;
-    const delivery = await this.#repository.findDeliveryForSend(deliveryId);
-    if (!delivery || delivery.jobToken !== token || delivery.status === 'succeeded' || delivery.status === 'failed') return;
-    const subscription = await this.#repository.findSubscriptionForDelivery(delivery.subscriptionId);
-    if (!subscription) return;
-    if (subscription.status !== 'active') {
-      await db.transaction().execute(async (trx) => {
-        if (await this.#repository.abandonDelivery(deliveryId, token, 'Not sent: the subscription is inactive', clock.now(), trx)) {
-          await this.#repository.wakeNext(this.deps.queue, delivery, trx);
-        }
-      });
-      return;
-    }
-    if (delivery.conversationId !== null) {
-      // Per conversation, in event order: wait while an earlier delivery is pending or retrying.
-      const parked = await db.transaction().execute(async (trx) => {
-        // The earlier deliveries first, then this one (lock order: by seq, see hasEarlierPending).
-        if (!(await this.#repository.hasEarlierPending(delivery, trx))) return false;
-        await this.#repository.park(deliveryId, token, trx); // false: superseded meanwhile — not sent either way
-        return true;
-      });
-      if (parked) return;
+  /**
+   * The deliver job: one attempt, if this job still holds the delivery. With the in-memory `hint`
+   * of a job claimed where its delivery was inserted, it sends at once; otherwise one statement
+   * reads the delivery and its subscription, checks the order of its lane (parking it behind an
+   * unfinished earlier one) and finishes the job when there is nothing to send. The outcome, what
+   * follows (retry job, the lane's next, the counters, the catch-up) and the job's completion are
+   * one statement shared with the other attempts finishing in the same turn (`#settle`).
+   * `completedJob`: the job was completed by those statements (`ctx.completedInline()`).
+   */
+  async deliver(
+    deliveryId: string,
+    token: string,
+    job: { signal?: AbortSignal; completion?: JobCompletion; hint?: DeliveryHint } = {},
+  ): Promise<{ completedJob: boolean }> {
+    const { clock } = this.deps;
+    const completion = job.completion ?? null;
+    let delivery: DeliveryToSend;
+    let subscription: SendTarget;
+    const hint = job.hint;
+    if (hint && hint.delivery.id === deliveryId && hint.token === token) {
+      ({ delivery, subscription } = hint);
+    } else {
+      const begun = await this.#repository.begin(deliveryId, token, clock.now(), completion, this.#jobSpec());
+      if (!begun.send) return { completedJob: completion !== null };
+      ({ delivery, subscription } = begun);
     }
 
-    const result = await this.#attempt(subscription, { id: delivery.id, eventId: delivery.eventId, eventType: delivery.eventType, body: delivery.body }, signal);
+    const result = await this.#attempt(subscription, delivery, job.signal);
     const now = clock.now();
 
     if (result.status === 410 && subscription.source === 'rest_hook') {
       // Zapier's way of saying the Zap is gone: the subscription goes, with its log.
       await this.#repository.deleteSubscription(subscription.id, STAFF, 'rest_hook');
       this.#logger.info({ subscriptionId: subscription.id }, 'a REST hook target answered 410 Gone: subscription removed');
-      return;
+      return { completedJob: false };
     }
 
     const attempts = delivery.attempts + 1;
@@ -533,62 +617,108 @@ export class HooksService {
         lastError = `${result.error ?? 'Failed'} (gave up: retried for ${DELIVERY_RETRY_WINDOW_MS / 3_600_000} hours)`;
       }
     }
-    const nextToken = status === 'retrying' ? randomUUID() : null;
-
-    await db.transaction().execute(async (trx) => {
-      const settled = await this.#repository.settleDelivery(
-        deliveryId,
-        token,
-        { status, attemptedAt: now, nextAttemptAt, lastStatus: result.status, lastError, finishedAt: status === 'retrying' ? null : now, jobToken: nextToken },
-        trx,
-      );
-      if (!settled) return;
-      await this.#repository.insertAttempt(this.#attemptRecord(deliveryId, result, now), trx);
-      const run = await this.#repository.countAttempt(subscription.id, result.ok, now, trx);
-      if (nextToken && nextAttemptAt) {
-        await this.deps.queue.enqueue(deliverWebhookJob, { deliveryId, token: nextToken }, { db: trx, runAt: nextAttemptAt });
-      } else {
-        await this.#repository.wakeNext(this.deps.queue, delivery, trx);
-      }
-      if (run && !result.ok) await this.#autoDisableIfDue(subscription, run, lastError, now, trx);
+    const record = this.#attemptRecord(deliveryId, result, now);
+    const settled = await this.#settle({
+      deliveryId,
+      token,
+      subscriptionId: subscription.id,
+      conversationId: delivery.conversationId,
+      seq: delivery.conversationId === null ? null : delivery.seq,
+      ok: result.ok,
+      status,
+      attemptedAt: now.toISOString(),
+      nextAttemptAt: nextAttemptAt?.toISOString() ?? null,
+      nextToken: status === 'retrying' ? randomUUID() : null,
+      lastStatus: result.status,
+      lastError,
+      attempt: { headers: record.requestHeaders, status: record.responseStatus, excerpt: record.responseExcerpt, error: record.error, durationMs: record.durationMs },
+      completion,
     });
+    const run = settled.runs[subscription.id];
+    if (!result.ok && run && settled.settled.includes(deliveryId)) await this.#autoDisableIfDue(subscription.id, run, lastError, now);
+    return { completedJob: completion !== null };
+  }
+
+  /**
+   * Records an attempt's outcome together with the others finishing in the same turn of the event
+   * loop — and, while a settle is in flight, with those finishing meanwhile: one statement per
+   * batch (`parley_hooks_settle`), so under load a delivery costs a fraction of a round trip.
+   */
+  #settle(outcome: SettleOutcome): Promise<SettleResult> {
+    return new Promise<SettleResult>((resolve, reject) => {
+      this.#toSettle.push({ outcome, resolve, reject });
+      this.#scheduleSettle();
+    });
+  }
+
+  #scheduleSettle(): void {
+    if (this.#settleScheduled || this.#settling || this.#toSettle.length === 0) return;
+    this.#settleScheduled = true;
+    setImmediate(() => {
+      this.#settleScheduled = false;
+      void this.#flushSettle();
+    });
+  }
+
+  async #flushSettle(): Promise<void> {
+    this.#settling = true;
+    const batch = this.#toSettle.splice(0, SETTLE_BATCH_MAX);
+    try {
+      const result = await this.#settleWithRetry(batch.map((b) => b.outcome));
+      for (const b of batch) b.resolve(result);
+    } catch (error) {
+      for (const b of batch) b.reject(error);
+    } finally {
+      this.#settling = false;
+      this.#scheduleSettle();
+    }
+  }
+
+  /** A deadlock (another instance's statements on the same rows) is retried: the batch is all or nothing. */
+  async #settleWithRetry(outcomes: readonly SettleOutcome[]): Promise<SettleResult> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.#repository.settle(outcomes, this.#jobSpec());
+      } catch (error) {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (attempt >= 3 || (code !== '40P01' && code !== '40001')) throw error;
+        this.#logger.warn({ err: error, attempt }, 'settling webhook deliveries hit a deadlock; trying again');
+      }
+    }
   }
 
   /**
    * Auto-disable: after `autoDisableFailures` failed attempts in a row spanning at least a day, the
    * subscription turns inactive with the reason, and admins, managers and the owning client's users
-   * are told in the app and by e-mail (when they take e-mail notifications).
+   * are told in the app and by e-mail (when they take e-mail notifications). Its own transaction,
+   * after the settle that counted the failure, and only when the run says it is due.
    */
-  async #autoDisableIfDue(
-    subscription: SubscriptionForDelivery,
-    run: { consecutiveFailures: number; failingSince: Date | null; status: 'active' | 'inactive'; clientId: string | null; name: string; url: string },
-    lastError: string | null,
-    now: Date,
-    trx: Db,
-  ): Promise<void> {
+  async #autoDisableIfDue(subscriptionId: string, run: FailureRun, lastError: string | null, now: Date): Promise<void> {
     if (run.status !== 'active' || run.failingSince === null) return;
     if (run.consecutiveFailures < this.deps.autoDisableFailures) return;
     const since = new Date(run.failingSince);
     if (now.getTime() - since.getTime() < AUTO_DISABLE_MIN_SPAN_MS) return;
     const reason = `${run.consecutiveFailures} delivery attempts in a row failed since ${since.toISOString()} (last: ${lastError ?? 'unknown error'}).`.slice(0, 500);
-    if (!(await this.#repository.disableSubscription(subscription.id, reason, trx))) return;
-    this.#logger.warn({ subscriptionId: subscription.id, failures: run.consecutiveFailures }, 'webhook subscription turned off after repeated failures');
-    const link = '/webhooks';
-    const recipients = await this.deps.alerts.recipients(run.clientId, trx);
-    for (const user of recipients) {
-      await this.deps.alerts.notify(
-        user.id,
-        { kind: 'webhook.disabled', title: `Webhook turned off: ${run.name}`.slice(0, 200), body: reason, link },
-        trx,
-      );
-      if (user.notificationPreferences.emailNotifications) {
-        await this.deps.alerts.email(
-          user.email,
-          webhookDisabledEmail(user.fullName || 'there', { subscriptionName: run.name, url: run.url, reason, link: new URL(link, this.deps.publicUrl).toString() }),
+    await this.deps.db.transaction().execute(async (trx) => {
+      if (!(await this.#repository.disableSubscription(subscriptionId, reason, trx))) return;
+      this.#logger.warn({ subscriptionId, failures: run.consecutiveFailures }, 'webhook subscription turned off after repeated failures');
+      const link = '/webhooks';
+      const recipients = await this.deps.alerts.recipients(run.clientId, trx);
+      for (const user of recipients) {
+        await this.deps.alerts.notify(
+          user.id,
+          { kind: 'webhook.disabled', title: `Webhook turned off: ${run.name}`.slice(0, 200), body: reason, link },
           trx,
         );
+        if (user.notificationPreferences.emailNotifications) {
+          await this.deps.alerts.email(
+            user.email,
+            webhookDisabledEmail(user.fullName || 'there', { subscriptionName: run.name, url: run.url, reason, link: new URL(link, this.deps.publicUrl).toString() }),
+            trx,
+          );
+        }
       }
-    }
+    });
   }
 
   #attemptRecord(deliveryId: string, result: AttemptResult, at: Date) {
@@ -605,7 +735,7 @@ export class HooksService {
 
   /** One signed POST of a delivery's body; never throws for what the receiver (or the network) did. */
   async #attempt(
-    subscription: SubscriptionForDelivery,
+    subscription: SendTarget,
     delivery: { id: string; eventId: string | null; eventType: string; body: string },
     signal?: AbortSignal,
   ): Promise<AttemptResult> {

@@ -5,6 +5,6 @@
  * webhook_subscriptions, webhook_deliveries and webhook_delivery_attempts. Its sink
  * (`HooksService.sink()`) is one of the events module's PublicEventSinks.
  */
-export { HooksService, type AlertRecipient, type HooksAlerts, type RecentEvents } from './hooks.service';
+export { HooksService, type AlertRecipient, type DeliveryHint, type HooksAlerts, type RecentEvents } from './hooks.service';
 export { deliverWebhookJob } from './deliver-webhook.job';
 export { hooksRoutes } from './hooks.routes';
