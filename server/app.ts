@@ -420,7 +420,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(checkExecutionSilenceJob, ({ executionId, attempt }) => automations.checkSilence(executionId, attempt));
   queue.register(deliverWebhookJob, async ({ deliveryId, token }, ctx) => {
     const hint = hintOf<DeliveryHint>(ctx);
-    if ((await hooks.deliver(deliveryId, token, { signal: ctx.signal, completion: ctx.completion, hint })).completedJob) ctx.completedInline();
+    if ((await hooks.deliver(deliveryId, token, { signal: ctx.signal, completion: ctx.completion, hint, detach: () => ctx.detach() })).completedJob) ctx.completedInline();
   });
   agentPolicy.register();
   publicEvents.register();

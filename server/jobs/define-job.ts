@@ -25,6 +25,14 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
    * that must not outlive their use (a password hash, say), though the row is kept for days.
    */
   readonly erasePayloadWhenDone?: boolean;
+  /**
+   * Jobs of this kind that run where they were inserted (`JobQueue.reserve`) take one of this
+   * many slots of their own instead of one of the queue's shared ones: for jobs that mostly wait
+   * (for a batch, for a remote server), so that a busy queue does not send them through the table
+   * (NOTIFY, claim, a first read) — the costliest way to run a small job. Jobs claimed from the
+   * table still take shared slots.
+   */
+  readonly localSlots?: number;
 }
 
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { createTestDatabase, ENGINES, secondInstance, type TestDatabase } from '../../test/helpers/database';
 import type { Database } from '../db/database';
 import { defineJob, type JobDefinition, PermanentJobError, RetryLaterError } from './define-job';
-import { backoffDelay, JobQueue, type JobQueueOptions, leaseMsFor, MAX_LEASE_MS } from './queue';
+import { backoffDelay, type ClaimedRow, JobQueue, type JobQueueOptions, leaseMsFor, MAX_LEASE_MS } from './queue';
 
 const logger = pino({ level: 'silent' });
 const payload = z.object({ n: z.number().int() });
@@ -483,6 +483,52 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
     await vi.waitFor(async () => expect((await rowOf(first)).status).toBe('completed'), { timeout: 10_000 });
     expect(await rowOf(first)).toMatchObject({ attempts: 2 });
     expect(await rowOf(next)).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+
+  it('a job with slots of its own is run locally with every shared slot busy, up to its own limit; others get no slot', async () => {
+    const busy = job();
+    const batched = job({ localSlots: 2 });
+    const q = queue({ concurrency: 1, pollIntervalMs: 60_000 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    q.register(busy, async () => {
+      await gate;
+    });
+    const ran: number[] = [];
+    let finish!: () => void;
+    const finished = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    q.register(batched, async ({ n }) => {
+      ran.push(n);
+      await finished;
+    });
+    await q.start();
+    const blocker = await q.enqueue(busy, { n: 0 });
+    await vi.waitFor(async () => expect((await rowOf(blocker)).status).toBe('running'));
+    expect(q.reserve([{ definition: busy, n: 1 }])).toBeNull(); // the one slot is taken
+    const claim = q.reserve([
+      { definition: busy, n: 1 },
+      { definition: batched, n: 2 },
+    ]);
+    expect(claim?.slots[batched.name]).toMatchObject({ n: 2, own: true });
+    expect(claim?.slots[busy.name]).toBeUndefined();
+    const { rows } = await sql<ClaimedRow & { status: string }>`
+      with numbers as (select n from (values (1), (2)) as v(n))
+      ${q.insertJobSql(batched, 'numbers', sql`jsonb_build_object('n', n)`, claim)}`.execute(database.db);
+    // Inserted claimed by this worker, not queued; both run while the one slot is still taken.
+    expect(rows.map((r) => r.status)).toEqual(['running', 'running']);
+    q.runLocal(claim, rows);
+    await vi.waitFor(() => expect(ran).toHaveLength(2));
+    expect((await rowOf(blocker)).status).toBe('running');
+    // Both of its own slots are taken now; the shared one still is.
+    expect(q.reserve([{ definition: batched, n: 1 }])).toBeNull();
+    finish();
+    release();
+    await q.waitForIdle();
+    expect(ran.sort()).toEqual([1, 2]);
   });
 
   it('wakes for a delayed job at its time, without polling', async () => {

@@ -88,8 +88,8 @@ export interface ClaimedRow {
  */
 export interface LocalClaim {
   readonly workerId: string;
-  /** Job name → slots still held and the lease to take. */
-  readonly slots: Record<string, { n: number; leaseMs: number; hint?: string }>;
+  /** Job name → slots still held and the lease to take (`own`: of the job's `localSlots`, not the queue's). */
+  readonly slots: Record<string, { n: number; leaseMs: number; hint?: string; own?: boolean }>;
 }
 
 const DEFAULT_MAX_ATTEMPTS = 5;
@@ -149,6 +149,8 @@ export class JobQueue {
   #claimLoopDone: Promise<void> = Promise.resolve();
   /** Slots held by outstanding `reserve` calls. */
   #reserved = 0;
+  /** Per job name with `localSlots`: its own slots held by `reserve` calls and running. */
+  readonly #ownSlots = new Map<string, { reserved: number; running: number }>();
   /** Jobs whose handler finished, completed together by one statement per turn of the event loop. */
   #toComplete: number[] = [];
   #completing: Promise<void> | undefined;
@@ -286,17 +288,26 @@ export class JobQueue {
   reserve(wanted: readonly { definition: JobDefinition; n: number }[]): LocalClaim | null {
     if (!this.#started || this.#stopping) return null;
     let free = this.#limit() - this.#running.size - this.#reserved;
-    const slots: Record<string, { n: number; leaseMs: number; hint?: string }> = {};
+    const slots: Record<string, { n: number; leaseMs: number; hint?: string; own?: boolean }> = {};
     let total = 0;
     for (const { definition, n } of wanted) {
-      if (free <= 0 || !this.#jobs.has(definition.name)) continue;
+      if (!this.#jobs.has(definition.name)) continue;
+      if (definition.localSlots !== undefined) {
+        const own = this.#own(definition.name);
+        const take = Math.min(n, definition.localSlots - own.reserved - own.running);
+        if (take <= 0) continue;
+        slots[definition.name] = { n: take, leaseMs: this.#leaseMs(definition), own: true, ...(definition.localHint ? { hint: definition.localHint } : {}) };
+        own.reserved += take;
+        continue;
+      }
+      if (free <= 0) continue;
       const take = Math.min(n, free);
       if (take <= 0) continue;
       slots[definition.name] = { n: take, leaseMs: this.#leaseMs(definition), ...(definition.localHint ? { hint: definition.localHint } : {}) };
       free -= take;
       total += take;
     }
-    if (total === 0) return null;
+    if (Object.keys(slots).length === 0) return null;
     this.#reserved += total;
     return { workerId: this.#workerId, slots };
   }
@@ -314,8 +325,9 @@ export class JobQueue {
         continue;
       }
       slot.n -= 1;
-      this.#reserved -= 1;
-      this.#run(row, hint?.(row) ?? row.hint);
+      if (slot.own) this.#own(row.name).reserved -= 1;
+      else this.#reserved -= 1;
+      this.#run(row, hint?.(row) ?? row.hint, slot.own === true);
     }
     this.release(claim);
   }
@@ -323,8 +335,9 @@ export class JobQueue {
   /** Gives back what is left of a reservation (the insert failed, or claimed fewer jobs). */
   release(claim: LocalClaim | null): void {
     if (!claim) return;
-    for (const slot of Object.values(claim.slots)) {
-      this.#reserved -= slot.n;
+    for (const [name, slot] of Object.entries(claim.slots)) {
+      if (slot.own) this.#own(name).reserved -= slot.n;
+      else this.#reserved -= slot.n;
       slot.n = 0;
     }
     if (this.#mayHaveWork) this.#wake();
@@ -423,7 +436,7 @@ export class JobQueue {
     const deadline = Date.now() + timeoutMs;
     const names = [...this.#jobs.keys()];
     for (;;) {
-      if (this.#running.size === 0 && this.#detached.size === 0 && this.#reserved === 0) {
+      if (this.#running.size === 0 && this.#detached.size === 0 && this.#reserved === 0 && [...this.#ownSlots.values()].every((o) => o.reserved === 0)) {
         const { rows } = await sql<{ n: number }>`
           select count(*)::int as n from jobs
           where name = any(${names}::text[])
@@ -533,9 +546,17 @@ export class JobQueue {
     return rows;
   }
 
-  #run(row: ClaimedRow, hint?: unknown): void {
+  #own(name: string): { reserved: number; running: number } {
+    let own = this.#ownSlots.get(name);
+    if (!own) this.#ownSlots.set(name, (own = { reserved: 0, running: 0 }));
+    return own;
+  }
+
+  /** `ownSlot`: a job run where it was inserted in one of its kind's `localSlots`, not a shared slot. */
+  #run(row: ClaimedRow, hint?: unknown, ownSlot = false): void {
     this.#lastStart = performance.now();
     this.#runningJobs.set(row.id, row.name);
+    if (ownSlot) this.#own(row.name).running += 1;
     // The handler may detach before `task` exists (synchronously, as it starts).
     const slot: { task?: Promise<void> } = {};
     let detached = false;
@@ -558,9 +579,12 @@ export class JobQueue {
         this.#runningJobs.delete(row.id);
         this.#running.delete(started);
         this.#detached.delete(started);
+        if (ownSlot) this.#own(row.name).running -= 1;
         if (this.#mayHaveWork) this.#wake();
       });
     slot.task = started;
+    // A job in a slot of its own holds none of the shared ones: as if detached from the start.
+    if (ownSlot) detached = true;
     if (detached) {
       this.#detached.add(started);
       if (this.#mayHaveWork) this.#wake();

@@ -46,4 +46,7 @@ export const recordEventJob = defineJob({
   backoffMs: 500,
   maxBackoffMs: 60_000,
   timeoutMs: 30_000,
+  // The handler only waits for its batch (EventsService.#enqueueForBatch): where the job was
+  // inserted it runs at once, whatever the queue's slots (the batch bounds the work).
+  localSlots: 1_000,
 });

@@ -17,4 +17,7 @@ export const deliverWebhookJob = defineJob({
   backoffMs: 5_000,
   maxBackoffMs: 5 * 60_000,
   timeoutMs: 30_000,
+  // Run where the fan-out inserted them, up to this many at once, in slots of their own: a POST
+  // mostly waits for the receiver, and a busy queue must not send them through the table.
+  localSlots: 32,
 });

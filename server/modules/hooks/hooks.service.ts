@@ -79,8 +79,11 @@ const ANSWER_READ_BYTES = 8 * 1024;
 const SECRET_PREFIX_LENGTH = 8;
 const SAMPLES_LIMIT = 3;
 const STAFF: Scope = { clientId: null };
-/** Slots a batch of events asks for its deliveries' jobs to run here at once (the queue gives at most its free ones). */
-const LOCAL_DELIVERIES_PER_EVENT = 4;
+/**
+ * Slots a batch of events asks for its deliveries' jobs to run here at once (the queue gives at
+ * most the free ones of the job's own `localSlots`).
+ */
+const LOCAL_DELIVERIES_PER_EVENT = 32;
 /** The most outcomes one settle statement records. */
 const SETTLE_BATCH_MAX = 500;
 
@@ -573,11 +576,12 @@ export class HooksService {
    * follows (retry job, the lane's next, the counters, the catch-up) and the job's completion are
    * one statement shared with the other attempts finishing in the same turn (`#settle`).
    * `completedJob`: the job was completed by those statements (`ctx.completedInline()`).
+   * `detach`: the job's `ctx.detach`, called once the POST is done and only the settle is awaited.
    */
   async deliver(
     deliveryId: string,
     token: string,
-    job: { signal?: AbortSignal; completion?: JobCompletion; hint?: DeliveryHint } = {},
+    job: { signal?: AbortSignal; completion?: JobCompletion; hint?: DeliveryHint; detach?: () => void } = {},
   ): Promise<{ completedJob: boolean }> {
     const { clock } = this.deps;
     const completion = job.completion ?? null;
@@ -618,6 +622,8 @@ export class HooksService {
       }
     }
     const record = this.#attemptRecord(deliveryId, result, now);
+    // Waiting for the shared settle statement holds no job slot: other deliveries may start.
+    job.detach?.();
     const settled = await this.#settle({
       deliveryId,
       token,
