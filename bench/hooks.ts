@@ -30,10 +30,10 @@
  *    stored in `events` was received with a 200 (or CATCH_UP_TIMEOUT), then 10 s more for
  *    duplicates. Reported: events lost (stored but never answered 200), distinct events delivered,
  *    events answered 200 more than once, attempts made during the outage, and the catch-up time
- *    (recovery → the last event answered 200). Catch-up depends on where each conversation's
- *    first delivery is in its backoff (10 s doubling, ±20 % jitter, hooks.service.ts): after a
- *    5-minute outage the next retry is typically 0–5 minutes away; the later deliveries of a
- *    conversation wait behind it and follow one by one.
+ *    (recovery → the last event answered 200). Catch-up is set by the first retry that comes due
+ *    after recovery (each conversation's oldest delivery retries on its own backoff, 10 s doubling,
+ *    ±20 % jitter): its success brings every other waiting retry of the subscription forward
+ *    (docs/webhooks.md, "Catch-up"), and the later deliveries of each conversation follow in order.
  * Figures 1 and 2 run on PostgreSQL (the goals' engine) and PGlite; figure 3 on PostgreSQL only
  * (PGlite when no PostgreSQL server is reachable).
  */
@@ -448,7 +448,7 @@ function reportLatencyAndFanOut(engine: EngineName, run: Awaited<ReturnType<type
         `→ the \`hooks.deliver\` job started its POST ${ms(median(b.toPost))} / ${ms(percentile(b.toPost, 95))}; the POST itself until the receiver had read it ${ms(median(b.post))} / ${ms(percentile(b.post, 95))} ` +
         `(the direct POST baseline: ${ms(median(direct))} / ${ms(percentile(direct, 95))}). ` +
         (percentile(b.toRecord, 95) + percentile(b.toPost, 95) > 10 * percentile(b.post, 95)
-          ? `Waiting for the two jobs (\`events.record\`, then \`hooks.deliver\`: queued, NOTIFY, claimed, run) is the bulk${percentile(all, 95) > 1_000 ? ' — seconds of it, i.e. the queue fell behind the 200 messages/s (each message is also an inbound processing job and 1–4 `events.record` jobs), a backlog rather than the cost of one delivery' : ''}; the POST itself is near the baseline.`
+          ? `Waiting for the two jobs (\`events.record\` and its batch, then \`hooks.deliver\`) is the bulk${percentile(all, 95) > 1_000 ? ' — seconds of it, i.e. the server fell behind the 200 messages/s (each message is also an inbound processing job, the AI agent\'s job and 1–3 `events.record` jobs), a backlog rather than the cost of one delivery' : ''}; the POST itself is near the baseline.`
           : 'The POST is a large share.') +
         (latency.refused ? ` ${latency.refused} WhatsApp deliveries were not answered 200.` : ''),
     );
@@ -480,7 +480,7 @@ function reportOutage(engine: EngineName, run: OutageRun, out: GroupReporter): v
   out.note(
     `${engine}, outage: ${int(run.sent)} messages sent, ${int(run.acked)} answered 200, ${int(run.stored)} message.received events stored, ${int(run.delivered)} distinct events answered 200 by the receiver after recovery, ` +
       `${int(run.duplicates)} of them more than once. Catch-up (recovery → last event answered 200): ${run.catchUpMs === undefined ? '–' : seconds(run.catchUpMs)}${run.caughtUp ? '' : ` — the bench stopped waiting after ${seconds(CATCH_UP_TIMEOUT_MS)}`}. ` +
-      'It is set by the backoff: each conversation’s oldest waiting delivery retries on its own schedule (10, 20, 40, 80, 160, 320 s… ±20 %), the later ones of that conversation follow it in order as soon as it succeeds, so the catch-up is where that schedule stands at recovery, not the backlog’s size.' +
+      'It is set by the first retry due after recovery (each conversation’s oldest waiting delivery retries on its own schedule: 10, 20, 40, 80, 160, 320 s… ±20 %): its success brings every other waiting retry of the subscription forward, and the later deliveries of each conversation follow in order — so the catch-up is where the earliest schedule stands at recovery, not the backlog’s size.' +
       (problem ? ' NOT every event was delivered exactly once.' : ''),
   );
 }

@@ -357,6 +357,55 @@ describe.each(ENGINES)('outbound webhooks, catch-up after an outage (%s)', (engi
     ]);
     expect(receiver.received.length - sentBefore).toBe(5);
   });
+
+  it('a new event parked behind a distant retry probes the receiver once it was quiet for 30 s; the success brings the rest', async () => {
+    const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Probed', url: receiver.url, client_id: client.id });
+    const subscriptionId = created.json<CreatedSubscription>().subscription.id;
+    const [c1, c2] = [randomUUID(), randomUUID()];
+    const first = storedEvent('message.received', client.id, c1);
+    const other = storedEvent('message.received', client.id, c2);
+    await commitEvents(app, [first, other]);
+    const deliveryOf = async (eventId: string) =>
+      app.database.db.selectFrom('webhookDeliveries').selectAll().where('subscriptionId', '=', subscriptionId).where('eventId', '=', eventId).executeTakeFirstOrThrow();
+    receiver.script({ status: 503, body: 'down' });
+    for (const e of [first, other]) await run((await deliveryOf(e.id)).id);
+    // An hour-long outage, compressed: both heads wait for a retry far away, nothing sent for a minute.
+    const later = new Date(Date.now() + 20 * 60_000);
+    await app.database.db.updateTable('webhookDeliveries').set({ nextAttemptAt: later }).where('subscriptionId', '=', subscriptionId).where('status', '=', 'retrying').execute();
+    await app.database.db.updateTable('webhookSubscriptions').set({ lastTriggeredAt: new Date(Date.now() - 60_000) }).where('id', '=', subscriptionId).execute();
+    const head = await deliveryOf(first.id);
+    expect(await queuedJobs(head.id)).toHaveLength(1);
+
+    // Still down: the next message of the first conversation parks and probes its head, once.
+    const next = storedEvent('message.received', client.id, c1);
+    await commitEvents(app, [next]);
+    expect((await deliveryOf(next.id)).parked).toBe(true);
+    const probed = await deliveryOf(first.id);
+    expect(probed.jobToken).not.toBe(head.jobToken);
+    expect(new Date(probed.nextAttemptAt!).getTime()).toBeLessThan(Date.now() + 1_000);
+    expect(await queuedJobs(head.id)).toHaveLength(2);
+    await run(head.id);
+    expect((await deliveryOf(first.id)).status).toBe('retrying');
+    // Just attempted: another new message does not probe again.
+    const again = storedEvent('message.sent', client.id, c1);
+    await commitEvents(app, [again]);
+    const afterFailedProbe = await deliveryOf(first.id);
+    expect(await queuedJobs(head.id)).toHaveLength(1 + 1); // the original far retry and the failed probe's own retry
+    expect(new Date(afterFailedProbe.nextAttemptAt!).getTime()).toBeGreaterThan(Date.now() + 5_000);
+
+    // Back, and quiet for 30 s: the next message probes, the probe succeeds, the rest comes forward.
+    await app.database.db.updateTable('webhookDeliveries').set({ nextAttemptAt: later }).where('id', '=', head.id).execute();
+    await app.database.db.updateTable('webhookSubscriptions').set({ lastTriggeredAt: new Date(Date.now() - 60_000) }).where('id', '=', subscriptionId).execute();
+    receiver.script({ status: 200, body: 'ok' });
+    const last = storedEvent('message.sent', client.id, c1);
+    await commitEvents(app, [last]);
+    await run(head.id);
+    expect((await deliveryOf(first.id)).status).toBe('succeeded');
+    const otherHead = await deliveryOf(other.id);
+    expect(new Date(otherHead.nextAttemptAt!).getTime()).toBeLessThan(Date.now() + 1_000);
+    await run(otherHead.id);
+    expect((await deliveryOf(other.id)).status).toBe('succeeded');
+  });
 });
 
 // Two transactions at once on one lane: only PostgreSQL runs them concurrently (PGlite has one

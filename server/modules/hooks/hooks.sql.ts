@@ -78,7 +78,8 @@ export const hooksRoutines = defineSqlRoutines({
     //
     // Returns {claimed: the jobs inserted claimed ([{id, name, payload, attempts, maxAttempts}]),
     // deliveries: {deliveryId: {subscriptionId, eventId}} of those, subscriptions: {id: {url,
-    // signingSecret, status, source, clientId, name}} of those, inserted, parked}.
+    // signingSecret, status, source, clientId, name}} of those, inserted, parked, probed (lane
+    // heads brought forward)}.
     `create or replace function parley_hooks_fan_out(p_events jsonb, p_local jsonb, p_job jsonb) returns jsonb language plpgsql as $$
     declare
       v_rows jsonb;
@@ -88,6 +89,7 @@ export const hooksRoutines = defineSqlRoutines({
       v_parked integer;
       v_deliveries jsonb;
       v_subscriptions jsonb;
+      v_probed integer := 0;
     begin
       with ev as (
         select (e->>'id')::uuid as event_id, e->>'type' as event_type, (e->>'clientId')::uuid as client_id,
@@ -139,6 +141,42 @@ export const hooksRoutines = defineSqlRoutines({
 
       v_claimed := parley_insert_jobs(v_jobs, p_local, p_job->>'channel');
 
+      -- A probe (docs/webhooks.md, "Catch-up"): a new delivery parked behind a lane head that waits
+      -- for a distant retry (> 30 s) of a subscription nothing was sent to for 30 s brings that head
+      -- forward (one per subscription), so a receiver that is back hears of it with the next event
+      -- rather than when the backoff (up to an hour) ends; its success then brings the rest
+      -- forward. A receiver still down costs one attempt per subscription per 30 s at most. The
+      -- head is one of the earlier rows this statement's fan-out locked above.
+      if v_parked > 0 then
+        with parked as (
+          select distinct d.subscription_id, d.conversation_id
+          from jsonb_array_elements(v_rows) r
+          join webhook_deliveries d on d.id = (r->>'id')::uuid
+          where r->>'token' is null and d.conversation_id is not null
+        ), heads as (
+          select distinct on (d.subscription_id) d.id
+          from webhook_deliveries d
+          join parked p on p.subscription_id = d.subscription_id and p.conversation_id = d.conversation_id
+          join webhook_subscriptions s on s.id = d.subscription_id
+          where d.status = 'retrying' and d.next_attempt_at > statement_timestamp() + interval '30 seconds'
+            and s.status = 'active' and (s.last_triggered_at is null or s.last_triggered_at < statement_timestamp() - interval '30 seconds')
+          order by d.subscription_id, d.next_attempt_at
+        ), moved as (
+          update webhook_deliveries d set job_token = gen_random_uuid(), next_attempt_at = statement_timestamp()
+          from heads where d.id = heads.id and d.status = 'retrying'
+          returning d.id, d.job_token
+        ), queued as (
+          insert into jobs (name, payload, max_attempts, run_at)
+          select p_job->>'name', jsonb_build_object('deliveryId', id, 'token', job_token), (p_job->>'maxAttempts')::integer, statement_timestamp()
+          from moved
+          returning id
+        )
+        select count(*) into v_probed from queued;
+        if v_probed > 0 then
+          perform pg_notify(p_job->>'channel', '{}');
+        end if;
+      end if;
+
       select coalesce(jsonb_object_agg(r->>'id', jsonb_build_object('subscriptionId', r->>'subscriptionId', 'eventId', r->>'eventId')), '{}'::jsonb)
       into v_deliveries
       from jsonb_array_elements(v_rows) r
@@ -151,7 +189,7 @@ export const hooksRoutines = defineSqlRoutines({
       where s.id in (select (value->>'subscriptionId')::uuid from jsonb_each(v_deliveries));
 
       return jsonb_build_object('claimed', v_claimed, 'deliveries', v_deliveries, 'subscriptions', v_subscriptions,
-        'inserted', v_inserted, 'parked', v_parked);
+        'inserted', v_inserted, 'parked', v_parked, 'probed', v_probed);
     end $$`,
 
     // A deliver job run without its data in memory (claimed from the table: a retry, a woken or
