@@ -101,7 +101,12 @@ export const publicEventData = {
     reason: z.string(),
   }),
   'conversation.resolved': z.object({ conversation: eventConversation, contact: eventContact }),
-  'conversation.reopened': z.object({ conversation: eventConversation, contact: eventContact, message_id: z.uuid() }),
+  'conversation.reopened': z.object({
+    conversation: eventConversation,
+    contact: eventContact,
+    /** The customer's message that reopened it; null when a person or a workflow moved it out of resolved (see `performed_by`). */
+    message_id: z.uuid().nullable(),
+  }),
   'contact.created': z.object({ contact: eventContact }),
   'lead.qualified': z.object({
     conversation: eventConversation,

@@ -9,10 +9,12 @@ export interface DomainEvents {
   'conversation.created': { conversationId: string; clientId: string };
   'conversation.updated': { conversationId: string; clientId: string; status: ConversationStatus };
   /**
-   * A resolved conversation the customer wrote to again (`messageId`), now active and handled by
-   * the AI or by people as the reopen rule decided (parley_record_inbound, messaging.sql.ts).
+   * A resolved conversation open again: the customer wrote to it (`messageId`; now active and
+   * handled by the AI or by people as the reopen rule decided, parley_record_inbound in
+   * messaging.sql.ts), or a person or a workflow moved it out of resolved (`messageId` null,
+   * InboxStateService.updateConversation).
    */
-  'conversation.reopened': { conversationId: string; clientId: string; messageId: string; handledBy: HandledBy };
+  'conversation.reopened': { conversationId: string; clientId: string; messageId: string | null; handledBy: HandledBy };
   /**
    * Handed to a person: the AI agent's hand-off (`reason`: its words), a person escalating it, or a
    * person taking over an AI-handled conversation (by the handler switch or by replying).

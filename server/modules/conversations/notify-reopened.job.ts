@@ -8,7 +8,8 @@ import { defineJob } from '../../jobs/define-job';
  */
 export const notifyReopenedJob = defineJob({
   name: 'conversations.notify-reopened',
-  payload: z.object({ conversationId: z.uuid(), messageId: z.uuid() }),
+  // messageId is null only for a reopening by a person, which the subscription leaves out.
+  payload: z.object({ conversationId: z.uuid(), messageId: z.uuid().nullable() }),
   maxAttempts: 5,
   backoffMs: 1_000,
   timeoutMs: 30_000,

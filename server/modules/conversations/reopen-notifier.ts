@@ -31,10 +31,20 @@ export class ReopenNotifier {
     this.#conversations = new ConversationsRepository(deps.db);
   }
 
-  /** Subscribes to reopened conversations that people handle, and registers the job. */
+  /**
+   * Subscribes to conversations the customer reopened that people handle (a person reopening one
+   * from the portal needs no notice), and registers the job.
+   */
   register(): void {
-    this.deps.events.subscribe({ event: 'conversation.reopened', where: { handledBy: 'human' }, job: notifyReopenedJob, keys: ['conversationId', 'messageId'] });
+    this.deps.events.subscribe({
+      event: 'conversation.reopened',
+      where: { handledBy: 'human' },
+      unlessPerformedBy: ['user', 'automation', 'system', 'ai'],
+      job: notifyReopenedJob,
+      keys: ['conversationId', 'messageId'],
+    });
     this.deps.queue.register(notifyReopenedJob, async ({ conversationId, messageId }, ctx) => {
+      if (messageId === null) return;
       // The job completes in the notifications' transaction: a crash after it cannot notify twice.
       await this.notify(conversationId, messageId, ctx.completion);
       ctx.completedInline();

@@ -36,7 +36,8 @@ export const recordEventJob = defineJob({
     performedBy,
     at: z.iso.datetime({ offset: true }),
     conversationId: z.uuid().optional(),
-    messageId: z.uuid().optional(),
+    // null: a conversation.reopened by a person (no customer message).
+    messageId: z.uuid().nullish(),
     contactId: z.uuid().optional(),
     executionId: z.uuid().optional(),
     reason: z.string().optional(),

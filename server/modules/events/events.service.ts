@@ -420,8 +420,8 @@ export class EventsService {
             // The status the change set (it may be reopened by the time this runs).
             return [make('conversation.resolved', byJob, ...ids, { conversation: { ...conversation, status: 'resolved' }, contact })];
           case 'conversation.reopened':
-            if (!payload.messageId) return [];
-            return [make('conversation.reopened', `message:${payload.messageId}`, ...ids, { conversation, contact, message_id: payload.messageId })];
+            // By the customer's message (once per message), or by a person or a workflow (once per change).
+            return [make('conversation.reopened', payload.messageId ? `message:${payload.messageId}` : byJob, ...ids, { conversation, contact, message_id: payload.messageId ?? null })];
           case 'lead.qualified': {
             const message = payload.messageId ? snapshots.messages.get(payload.messageId) : undefined;
             const detected = message ? detectLead(message.content) : null;

@@ -192,6 +192,28 @@ describe.each(ENGINES)('public events (%s)', (engine) => {
     expect(all[5]!.envelope.data).toMatchObject({ message_id: again.messageId });
   });
 
+  it('conversation.reopened by a person who moves a resolved conversation back, once per change, without the customer-reopen notice', async () => {
+    const channel = await channelOf('webchat');
+    const inbound = await app.services.messaging.recordInbound(channel, text('visitor-reopen', 'w-reopen-1', 'is my order on its way?'));
+    const { client: manager, userId } = await signedInClient(app, 'manager');
+    const change = async (body: Record<string, unknown>) => expect((await manager.patch(`/api/v1/conversations/${inbound.conversationId}`, body)).statusCode).toBe(200);
+    await change({ handledBy: 'human' });
+    await change({ status: 'resolved' });
+    await change({ status: 'active' });
+    // Moving it between open statuses is not a reopening.
+    await change({ status: 'escalated' });
+    await change({ status: 'resolved' });
+    await change({ status: 'escalated' });
+    await settle();
+    const reopened = await eventsOf({ conversationId: inbound.conversationId, type: 'conversation.reopened' });
+    expect(reopened).toHaveLength(2);
+    for (const e of reopened) expectValid(e.envelope);
+    expect(reopened[0]!.envelope).toMatchObject({ performed_by: { kind: 'user', user_id: userId }, data: { message_id: null, conversation: { id: inbound.conversationId } } });
+    expect(reopened[1]!.envelope).toMatchObject({ performed_by: { kind: 'user', user_id: userId }, data: { message_id: null } });
+    const notices = await db().selectFrom('notifications').select('id').where('kind', '=', 'conversation.reopened').where('link', 'like', `%${inbound.conversationId}%`).execute();
+    expect(notices).toHaveLength(0);
+  });
+
   it('contact.created for a widget visitor who gives a name before writing, once', async () => {
     const channel = await channelOf('webchat');
     await app.services.messaging.nameContact(channel, 'visitor-named', 'Bea');

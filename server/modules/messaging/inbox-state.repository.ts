@@ -45,7 +45,7 @@ export class InboxStateRepository {
     return q.execute();
   }
 
-  async updateConversation(trx: Db, id: string, update: ConversationUpdate, at: Date): Promise<{ status: ConversationStatus }> {
+  async updateConversation(trx: Db, id: string, update: ConversationUpdate, at: Date): Promise<{ status: ConversationStatus; handledBy: HandledBy }> {
     return trx
       .updateTable('conversations')
       .set({
@@ -68,7 +68,7 @@ export class InboxStateRepository {
         updatedAt: at,
       })
       .where('id', '=', id)
-      .returning('status')
+      .returning(['status', 'handledBy'])
       .executeTakeFirstOrThrow();
   }
 

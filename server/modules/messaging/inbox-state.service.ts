@@ -79,6 +79,10 @@ export class InboxStateService {
       if (updated.status === 'resolved' && conversation.status !== 'resolved') {
         events.push({ name: 'conversation.resolved', payload: ids, performedBy });
       }
+      // Moved out of resolved by a person or a workflow (the customer's reopening is parley_record_inbound's).
+      if (conversation.status === 'resolved' && updated.status !== 'resolved') {
+        events.push({ name: 'conversation.reopened', payload: { ...ids, messageId: null, handledBy: updated.handledBy }, performedBy });
+      }
       await this.deps.events.publishMany(trx, events);
     });
   }

@@ -108,7 +108,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<PublicEventType, string>> = {
   'conversation.created': 'A new conversation started.',
   'conversation.escalated': 'A conversation was handed to a person, with the reason.',
   'conversation.resolved': 'A conversation was marked resolved.',
-  'conversation.reopened': 'A resolved conversation opened again with a new message.',
+  'conversation.reopened': 'A resolved conversation opened again: by a new customer message, or by a person or a workflow.',
   'contact.created': 'A customer wrote to the business for the first time.',
   'lead.qualified': 'A conversation became a lead: the customer shared an e-mail address or phone number, or showed purchase intent.',
   'automation.execution.finished': 'An automation run ended: success, error or canceled.',
