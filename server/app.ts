@@ -538,8 +538,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   // JOB_CONCURRENCY=0: a web-only instance; workers elsewhere on the database run the jobs.
   if (options.startJobs !== false && config.jobConcurrency > 0) {
     await queue.start();
-    // Events older than 30 days go (docs/events.md, Retention).
+    // Events older than 30 days go (docs/events.md, Retention), and so do deliveries that finished before then (docs/webhooks.md).
     publicEvents.startRetention();
+    hooks.startRetention();
   }
 
   return {
@@ -551,6 +552,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     services,
     async close() {
       publicEvents.stopRetention();
+      hooks.stopRetention();
       await queue.stop();
       await trainer.close();
       realtime.stop();

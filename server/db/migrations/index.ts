@@ -18,6 +18,7 @@ import * as apiKeys from './0018-api-keys';
 import * as automationTriggers from './0019-automation-triggers';
 import * as finishSendLocal from './0020-finish-send-local';
 import * as hooksRetrying from './0021-hooks-retrying';
+import * as hooksRetention from './0022-hooks-retention';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0019-automation-triggers': automationTriggers,
   '0020-finish-send-local': finishSendLocal,
   '0021-hooks-retrying': hooksRetrying,
+  '0022-hooks-retention': hooksRetention,
 };

@@ -195,6 +195,19 @@ export interface DeliveryOutcome {
 export class HooksRepository {
   constructor(private readonly db: Db) {}
 
+  /** Up to `limit` deliveries that finished before `before`, oldest first, with their attempts (cascade); resolves with how many. */
+  async deleteFinishedBefore(before: Date, limit: number): Promise<number> {
+    const { rows } = await sql<{ n: number }>`
+      with gone as (
+        delete from webhook_deliveries where id in (
+          select id from webhook_deliveries where finished_at is not null and finished_at < ${before} order by finished_at limit ${limit}
+        )
+        returning 1
+      )
+      select count(*)::int as n from gone`.execute(this.db);
+    return rows[0]?.n ?? 0;
+  }
+
   #subscriptions(db: Db, scope: Scope) {
     let q = db.selectFrom('webhookSubscriptions as s').leftJoin('clients as c', 'c.id', 's.clientId').select(SUBSCRIPTION_COLUMNS);
     if (scope.clientId !== null) q = q.where('s.clientId', '=', scope.clientId);

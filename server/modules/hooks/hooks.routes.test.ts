@@ -11,6 +11,7 @@
  * StoredPublicEvents given to the sink inside a transaction (the contract is the interface).
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_API_VERSION, type PublicEventType } from '../../../common/api/events';
 import type { CreatedSubscription, DeliveriesResponse, DeliveryDetail, DeliveryView, SubscriptionView, WebhookTestResult } from '../../../common/api/hooks';
@@ -492,6 +493,33 @@ describe.each(ENGINES)('outbound webhooks (%s)', (engine) => {
       expect(page2.deliveries.map((d) => d.id)).not.toContain(page1.deliveries[0]!.id);
       expect(page2.next_before).toBeNull();
       expect((await admin.get(`/api/v1/webhook-subscriptions/${subscription.id}/deliveries?status=lost`)).statusCode).toBe(400);
+      await admin.delete(`/api/v1/webhook-subscriptions/${subscription.id}`);
+    });
+  });
+
+  describe('retention', () => {
+    it('deletes deliveries that finished more than 30 days ago with their attempts, and keeps newer and waiting ones', async () => {
+      const { subscription } = await subscribe();
+      await emit(storedEvent('conversation.created', mine.id), storedEvent('conversation.created', mine.id), storedEvent('conversation.created', mine.id));
+      const [old, recent, waiting] = await deliveriesOf(subscription.id);
+      await runJob(old!.id);
+      await runJob(recent!.id);
+      const day = 24 * 60 * 60_000;
+      const ago = (days: number) => new Date(clock.now().getTime() - days * day);
+      const db = app.database.db;
+      await db.updateTable('webhookDeliveries').set({ finishedAt: ago(31) }).where('id', '=', old!.id).execute();
+      await db.updateTable('webhookDeliveries').set({ finishedAt: ago(29) }).where('id', '=', recent!.id).execute();
+      // Still waiting after 40 days (its subscription kept failing): never pruned while it may be sent.
+      await sql`update webhook_deliveries set created_at = ${ago(40)} where id = ${waiting!.id}`.execute(db);
+      expect(await db.selectFrom('webhookDeliveryAttempts').select('id').where('deliveryId', '=', old!.id).execute()).toHaveLength(1);
+
+      expect(await app.services.hooks.prune(clock.now())).toBe(1);
+      expect((await deliveriesOf(subscription.id)).map((d) => d.id).sort()).toEqual([recent!.id, waiting!.id].sort());
+      expect(await db.selectFrom('webhookDeliveryAttempts').select('id').where('deliveryId', '=', old!.id).execute()).toHaveLength(0);
+      expect(await db.selectFrom('webhookDeliveryAttempts').select('id').where('deliveryId', '=', recent!.id).execute()).toHaveLength(1);
+      expect((await admin.get(`/api/v1/webhook-deliveries/${old!.id}`)).statusCode).toBe(404);
+      // Pruning again finds nothing.
+      expect(await app.services.hooks.prune(clock.now())).toBe(0);
       await admin.delete(`/api/v1/webhook-subscriptions/${subscription.id}`);
     });
   });

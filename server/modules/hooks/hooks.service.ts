@@ -260,9 +260,15 @@ interface AttemptResult {
   retryAfterMs: number | null;
 }
 
+/** Finished deliveries (and their attempts) are kept this long in the log (docs/webhooks.md, Retention). */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
+const PRUNE_BATCH = 5_000;
+
 export class HooksService {
   readonly #repository: HooksRepository;
   readonly #logger: Logger;
+  #pruneTimer: NodeJS.Timeout | undefined;
   #spec: DeliverJobSpec | undefined;
   /** Outcomes waiting for the next settle statement, and whether one is scheduled or in flight. */
   #toSettle: { outcome: SettleOutcome; resolve: (result: SettleResult) => void; reject: (error: unknown) => void }[] = [];
@@ -272,6 +278,38 @@ export class HooksService {
   constructor(private readonly deps: HooksServiceDeps) {
     this.#repository = new HooksRepository(deps.db);
     this.#logger = deps.logger.child({ component: 'hooks' });
+  }
+
+  // Retention
+
+  /**
+   * Deletes the deliveries that finished (succeeded or failed) more than DELIVERY_RETENTION_MS ago,
+   * with their attempts; deliveries still waiting stay whatever their age. Resolves with how many went.
+   */
+  async prune(now: Date = this.deps.clock.now()): Promise<number> {
+    const before = new Date(now.getTime() - DELIVERY_RETENTION_MS);
+    let total = 0;
+    for (;;) {
+      const n = await this.#repository.deleteFinishedBefore(before, PRUNE_BATCH);
+      total += n;
+      if (n < PRUNE_BATCH) return total;
+    }
+  }
+
+  /** Prunes now and every hour (every instance that runs jobs may; deleting is idempotent). */
+  startRetention(): void {
+    if (this.#pruneTimer) return;
+    const run = (): void => {
+      this.prune().catch((error: unknown) => this.#logger.warn({ err: error }, 'pruning old webhook deliveries failed'));
+    };
+    run();
+    this.#pruneTimer = setInterval(run, PRUNE_EVERY_MS);
+    this.#pruneTimer.unref();
+  }
+
+  stopRetention(): void {
+    if (this.#pruneTimer) clearInterval(this.#pruneTimer);
+    this.#pruneTimer = undefined;
   }
 
   // Subscriptions
