@@ -34,6 +34,7 @@ import type { Scope } from '../../http/scope';
 import { type JobCompletion, type JobContext, type JobPayload, PermanentJobError } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
+import { deleteInBatches, RetentionTimer } from '../../lib/retention';
 import { detectLead } from '../messaging';
 import { type ContactRow, type ConversationRow, type EventRow, EventsRepository, type ExecutionRow, type MessageRow, type NewEventRow } from './events.repository';
 import { recordEventJob } from './events.jobs';
@@ -42,8 +43,6 @@ export type RecordEventPayload = JobPayload<typeof recordEventJob>;
 
 /** Events are kept this long (docs/events.md, Retention). */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60_000;
-const PRUNE_EVERY_MS = 60 * 60_000;
-const PRUNE_BATCH = 5_000;
 const FINAL_EXECUTION_STATUSES = new Set(['success', 'error', 'canceled']);
 
 export interface EventsServiceDeps {
@@ -139,11 +138,12 @@ export class EventsService {
   readonly #waiting: Waiting[] = [];
   #inFlight = 0;
   #windowTimer: NodeJS.Timeout | undefined;
-  #pruneTimer: NodeJS.Timeout | undefined;
+  readonly #retention: RetentionTimer;
 
   constructor(private readonly deps: EventsServiceDeps) {
     this.#repository = new EventsRepository(deps.db);
     this.#logger = deps.logger.child({ component: 'public-events' });
+    this.#retention = new RetentionTimer(() => this.prune(), this.#logger, 'pruning old events failed');
   }
 
   /** The subscriptions that queue the materialiser, and its job handler. */
@@ -335,28 +335,16 @@ export class EventsService {
   /** Deletes events older than the retention (30 days); resolves with how many went. */
   async prune(now: Date = this.deps.clock.now()): Promise<number> {
     const before = new Date(now.getTime() - EVENT_RETENTION_MS);
-    let total = 0;
-    for (;;) {
-      const n = await this.#repository.deleteOlderThan(before, PRUNE_BATCH);
-      total += n;
-      if (n < PRUNE_BATCH) return total;
-    }
+    return deleteInBatches((limit) => this.#repository.deleteOlderThan(before, limit));
   }
 
   /** Prunes now and every hour (every instance may; deleting is idempotent). */
   startRetention(): void {
-    if (this.#pruneTimer) return;
-    const run = (): void => {
-      this.prune().catch((error: unknown) => this.#logger.warn({ err: error }, 'pruning old events failed'));
-    };
-    run();
-    this.#pruneTimer = setInterval(run, PRUNE_EVERY_MS);
-    this.#pruneTimer.unref();
+    this.#retention.start();
   }
 
   stopRetention(): void {
-    if (this.#pruneTimer) clearInterval(this.#pruneTimer);
-    this.#pruneTimer = undefined;
+    this.#retention.stop();
   }
 
   /** The public event rows of one domain event (none when it does not make one, or its subject is gone). */

@@ -41,6 +41,7 @@ import { type Scope, scopeFor } from '../../http/scope';
 import type { JobCompletion } from '../../jobs/define-job';
 import type { ClaimedRow, JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
+import { deleteInBatches, RetentionTimer } from '../../lib/retention';
 import { randomToken } from '../../lib/crypto';
 import { AppError, notFound } from '../../lib/errors';
 import { GuardedHttpError, type GuardedHttp } from '../../lib/guarded-http';
@@ -262,13 +263,11 @@ interface AttemptResult {
 
 /** Finished deliveries (and their attempts) are kept this long in the log (docs/webhooks.md, Retention). */
 export const DELIVERY_RETENTION_MS = 30 * 24 * 60 * 60_000;
-const PRUNE_EVERY_MS = 60 * 60_000;
-const PRUNE_BATCH = 5_000;
 
 export class HooksService {
   readonly #repository: HooksRepository;
   readonly #logger: Logger;
-  #pruneTimer: NodeJS.Timeout | undefined;
+  readonly #retention: RetentionTimer;
   #spec: DeliverJobSpec | undefined;
   /** Outcomes waiting for the next settle statement, and whether one is scheduled or in flight. */
   #toSettle: { outcome: SettleOutcome; resolve: (result: SettleResult) => void; reject: (error: unknown) => void }[] = [];
@@ -278,6 +277,7 @@ export class HooksService {
   constructor(private readonly deps: HooksServiceDeps) {
     this.#repository = new HooksRepository(deps.db);
     this.#logger = deps.logger.child({ component: 'hooks' });
+    this.#retention = new RetentionTimer(() => this.prune(), this.#logger, 'pruning old webhook deliveries failed');
   }
 
   // Retention
@@ -288,28 +288,16 @@ export class HooksService {
    */
   async prune(now: Date = this.deps.clock.now()): Promise<number> {
     const before = new Date(now.getTime() - DELIVERY_RETENTION_MS);
-    let total = 0;
-    for (;;) {
-      const n = await this.#repository.deleteFinishedBefore(before, PRUNE_BATCH);
-      total += n;
-      if (n < PRUNE_BATCH) return total;
-    }
+    return deleteInBatches((limit) => this.#repository.deleteFinishedBefore(before, limit));
   }
 
   /** Prunes now and every hour (every instance that runs jobs may; deleting is idempotent). */
   startRetention(): void {
-    if (this.#pruneTimer) return;
-    const run = (): void => {
-      this.prune().catch((error: unknown) => this.#logger.warn({ err: error }, 'pruning old webhook deliveries failed'));
-    };
-    run();
-    this.#pruneTimer = setInterval(run, PRUNE_EVERY_MS);
-    this.#pruneTimer.unref();
+    this.#retention.start();
   }
 
   stopRetention(): void {
-    if (this.#pruneTimer) clearInterval(this.#pruneTimer);
-    this.#pruneTimer = undefined;
+    this.#retention.stop();
   }
 
   // Subscriptions
