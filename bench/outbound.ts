@@ -99,8 +99,13 @@ export async function measureOutbound(tree: BuiltTree, engine: EngineName, graph
     };
     const path = `/v21.0/${channel.phoneNumberId}/messages`;
     /**
-     * Replies by the delivery they answer: a reply to a customer answers that customer's latest
-     * delivery sent before it arrived (a customer writes every 5 s here, far apart from the replies).
+     * Replies by the delivery they answer: each customer's replies, in the order they reached the
+     * fake, answer that customer's deliveries in the order they were sent (the agent answers every
+     * message once, and a conversation's replies go out in order). Matching by order rather than by
+     * time keeps the count right when the queue falls behind by more than the 5 s between a
+     * customer's messages (a reply arriving after the customer's next message still answers the
+     * earlier one): a delivery without a reply is lost, a reply beyond a customer's deliveries a
+     * duplicate.
      */
     const arrivals = (samples: readonly { seq: number; sentWall: number }[]) => {
       const byCustomer = new Map<string, { seq: number; sentWall: number }[]>();
@@ -109,13 +114,22 @@ export async function measureOutbound(tree: BuiltTree, engine: EngineName, graph
         list.push(s);
         byCustomer.set(customers[s.seq]!, list);
       }
-      const at = new Map<number, number[]>();
+      for (const list of byCustomer.values()) list.sort((a, b) => a.sentWall - b.sentWall || a.seq - b.seq);
+      const repliesTo = new Map<string, number[]>();
       for (const r of graph.requestsTo('POST', path)) {
         const to = (r.body as { to?: unknown } | null)?.to;
-        const candidates = typeof to === 'string' ? (byCustomer.get(to) ?? []) : [];
-        let answered: { seq: number; sentWall: number } | undefined;
-        for (const c of candidates) if (c.sentWall <= r.at && (!answered || c.sentWall > answered.sentWall)) answered = c;
-        if (answered) at.set(answered.seq, [...(at.get(answered.seq) ?? []), r.at]);
+        if (typeof to !== 'string' || !byCustomer.has(to)) continue;
+        repliesTo.set(to, [...(repliesTo.get(to) ?? []), r.at]);
+      }
+      const at = new Map<number, number[]>();
+      for (const [customer, replies] of repliesTo) {
+        const sent = byCustomer.get(customer)!;
+        replies.sort((a, b) => a - b);
+        replies.forEach((when, i) => {
+          // Beyond the customer's deliveries: a duplicate of the last one.
+          const answered = sent[Math.min(i, sent.length - 1)]!;
+          at.set(answered.seq, [...(at.get(answered.seq) ?? []), when]);
+        });
       }
       return at;
     };
