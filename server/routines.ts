@@ -6,9 +6,10 @@
 import { eventsRoutines } from './events/events.sql';
 import { jobsRoutines } from './jobs/jobs.sql';
 import { agentsRoutines } from './modules/agents/agents.sql';
+import { automationsRoutines } from './modules/automations/automations.sql';
 import { eventsOutboxRoutines } from './modules/events/events.sql';
 import { hooksRoutines } from './modules/hooks/hooks.sql';
 import { messagingRoutines } from './modules/messaging/messaging.sql';
 import type { SqlRoutines } from './db/routines';
 
-export const SQL_ROUTINES: readonly SqlRoutines[] = [jobsRoutines, eventsRoutines, messagingRoutines, agentsRoutines, eventsOutboxRoutines, hooksRoutines];
+export const SQL_ROUTINES: readonly SqlRoutines[] = [jobsRoutines, eventsRoutines, messagingRoutines, agentsRoutines, eventsOutboxRoutines, hooksRoutines, automationsRoutines];

@@ -32,6 +32,13 @@ export interface JobSubscription<K extends DomainEventName, J extends JobDefinit
    * for a subscriber that turns several events into records (the public events' outbox).
    */
   withEvent?: boolean;
+  /**
+   * SQL functions (no arguments, returning boolean, defined in a module's routines) that say
+   * whether the job is wanted at all: it is enqueued only while one of them returns true. They are
+   * evaluated once per publication, in its statement (so they see what that statement sees), and
+   * only when one of its events matches. Omitted: always wanted.
+   */
+  gate?: readonly string[];
 }
 
 /** What `withEvent` adds to a job's payload. */
@@ -51,6 +58,7 @@ interface StoredSubscription {
   maxAttempts: number;
   keys: string[];
   withEvent: boolean;
+  gate: string[] | null;
 }
 
 /** What a database function needs to publish events the way `publish` does. */
@@ -99,6 +107,7 @@ export class EventBus {
       maxAttempts: subscription.job.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
       keys: [...subscription.keys],
       withEvent: subscription.withEvent ?? false,
+      gate: subscription.gate ? [...subscription.gate] : null,
     });
   }
 

@@ -13,18 +13,47 @@ export const eventsRoutines = defineSqlRoutines({
     // Domain events: the subscribers' jobs (one per matching subscription, its payload the keys it
     // names from the event's payload; parley_insert_jobs), and the events themselves as JSON arrays
     // of at most 16 (a NOTIFY carries at most 8000 bytes; events carry ids only).
-    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent}]; withEvent:
-    // the payload also gets the event's name, performedBy and time (`event`, `performedBy`, `at`).
+    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent, gate}]; withEvent:
+    // the payload also gets the event's name, performedBy and time (`event`, `performedBy`, `at`);
+    // gate (null: none): the subscription counts only while parley_gate_open(gate) — each distinct
+    // gate of the subscriptions these events match is evaluated once.
     // Returns the jobs claimed for `p_local`.
+    // Whether one of the functions named in p_fns (a JSON array of names, each a function of no
+    // arguments returning boolean) returns true: a subscription's `gate`.
+    `create or replace function parley_gate_open(p_fns jsonb) returns boolean language plpgsql as $$
+    declare
+      v_fn text;
+      v_open boolean;
+    begin
+      for v_fn in select jsonb_array_elements_text(p_fns) loop
+        execute format('select %I()', v_fn) into v_open;
+        if v_open then
+          return true;
+        end if;
+      end loop;
+      return false;
+    end $$`,
+
     `create or replace function parley_publish(p_events jsonb, p_subscriptions jsonb, p_event_channel text, p_job_channel text, p_local jsonb default null)
     returns jsonb language plpgsql as $$
     declare
       v_jobs jsonb;
       v_chunk jsonb;
+      v_gate jsonb;
+      v_closed text[] := '{}';
     begin
       if p_events is null or jsonb_array_length(p_events) = 0 then
         return '[]'::jsonb;
       end if;
+      for v_gate in
+        select distinct s->'gate' from jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s
+        where jsonb_typeof(s->'gate') = 'array'
+          and exists (select 1 from jsonb_array_elements(p_events) as e where e->>'name' = s->>'event')
+      loop
+        if not parley_gate_open(v_gate) then
+          v_closed := v_closed || (v_gate::text);
+        end if;
+      end loop;
       select coalesce(jsonb_agg(jsonb_build_object(
           'name', s->>'job',
           'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb)
@@ -34,7 +63,8 @@ export const eventsRoutines = defineSqlRoutines({
       from jsonb_array_elements(p_events) with ordinality as ev(e, i)
       join jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s on s->>'event' = e->>'name'
       where (e->'payload') @> coalesce(s->'where', '{}'::jsonb)
-        and not coalesce((s->'unlessPerformedBy') ? (e->'performedBy'->>'kind'), false);
+        and not coalesce((s->'unlessPerformedBy') ? (e->'performedBy'->>'kind'), false)
+        and not (jsonb_typeof(s->'gate') = 'array' and (s->'gate')::text = any(v_closed));
       for v_chunk in
         select jsonb_agg(e order by i) from jsonb_array_elements(p_events) with ordinality as ev(e, i)
         group by (i - 1) / 16 order by min(i)

@@ -39,6 +39,14 @@ export interface SinkOutcome {
 
 export interface PublicEventSink {
   /**
+   * The name of a database function (no arguments, returning boolean, in the sink's module's SQL
+   * routines) that says whether the sink may want any event now: an active subscription, an
+   * active event-triggered automation. While every sink's function returns false, changes queue
+   * no outbox work and no event is stored (docs/events.md, "Only when someone listens"). Omitted:
+   * the sink always wants events.
+   */
+  readonly interest?: string;
+  /**
    * Called inside the transaction that stores `events` (one call per batch of events, in `seq`
    * order); must write only through `trx`. May return what to do when that transaction ends.
    */

@@ -243,6 +243,8 @@ const EVENT_EXECUTIONS_CHUNK = 500;
  * triggers match, in the transaction that stores the events.
  */
 export class AutomationsService implements PublicEventSink {
+  /** Whether any automation with an event trigger is active (automations.sql.ts). */
+  readonly interest = 'parley_automations_interest';
   readonly #repository: AutomationsRepository;
   readonly #logger: Logger;
 

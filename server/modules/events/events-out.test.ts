@@ -4,10 +4,12 @@
  * signed; a person taking a conversation over starts the automation listening for
  * `conversation.escalated`, whose workflow gets the event as its trigger; when the workflow reports
  * success, `automation.execution.finished` says which event started the run and reaches the
- * subscriber too. Only the receivers are fakes (loopback).
+ * subscriber too. While nothing listens (no active subscription, no active event-triggered
+ * automation), changes queue no outbox work. Only the receivers are fakes (loopback).
  */
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublicEventEnvelope } from '../../../common/api/events';
+import { envelopeSchemaFor, type PublicEventEnvelope } from '../../../common/api/events';
 import type { CreatedAutomation, ExecutionView } from '../../../common/api/automations';
 import type { CreatedSubscription } from '../../../common/api/hooks';
 import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
@@ -45,6 +47,73 @@ describe.each(ENGINES)('events out, end to end (%s)', (engine) => {
     await subscriber.close();
     await workflow.close();
     await app.destroy();
+  });
+
+  it('while nothing listens, a change queues no outbox work and stores no event; samples are built from live data; a subscription or an event-triggered automation opens it', async () => {
+    // Runs first: no subscription and no automation exist yet in this app.
+    const business = await createTestClient(app, 'Quiet Shop');
+    const channel = await createTestChannel(app, { clientId: business.id, kind: 'webchat' });
+    const db = app.database.db;
+    const outboxJobs = async () => Number((await db.selectFrom('jobs').select((eb) => eb.fn.countAll().as('n')).where('name', '=', 'events.record').executeTakeFirstOrThrow()).n);
+    const storedFor = async (messageId: string) =>
+      (await db.selectFrom('events').select('type').where('type', '=', 'message.received').where(sql<boolean>`envelope->'data'->'message'->>'id' = ${messageId}`).execute()).length;
+    const say = (n: number) =>
+      app.services.messaging.recordInbound(channel, { contact: { externalId: 'v-quiet', name: 'Quinn' }, message: { externalId: `q-${n}`, type: 'text', text: `Question ${n}` } });
+
+    const first = await say(1);
+    await app.queue.waitForIdle();
+    expect(await outboxJobs()).toBe(0);
+    expect(await storedFor(first.messageId)).toBe(0);
+    expect(await db.selectFrom('events').select('id').where('clientId', '=', business.id).execute()).toEqual([]);
+
+    // REST hook samples still show this business's real data, built from the live tables.
+    const { client: owner, userId: ownerId } = await signedInClient(app, 'client');
+    await db.updateTable('users').set({ clientId: business.id }).where('id', '=', ownerId).execute();
+    const samples = (await owner.get('/api/v1/hooks/samples/message.received')).json<PublicEventEnvelope[]>();
+    expect(samples).toHaveLength(1);
+    expect(envelopeSchemaFor('message.received').safeParse(samples[0]).success).toBe(true);
+    expect(samples[0]).toMatchObject({ type: 'message.received', client_id: business.id, data: { message: { id: first.messageId, content: 'Question 1' }, contact: { name: 'Quinn' } } });
+    const contacts = (await owner.get('/api/v1/hooks/samples/contact.created')).json<PublicEventEnvelope[]>();
+    expect(contacts[0]).toMatchObject({ type: 'contact.created', client_id: business.id, data: { contact: { name: 'Quinn' } } });
+
+    // An active subscription (of any business): the next change is stored and delivered.
+    const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Quiet CRM', url: subscriber.url, client_id: business.id, events: ['message.received'] });
+    expect(created.statusCode, created.body).toBe(201);
+    const subscriptionId = created.json<CreatedSubscription>().subscription.id;
+    const second = await say(2);
+    await eventually(() => subscriber.received.find((r) => envelopeOf(r).data && JSON.stringify(envelopeOf(r).data).includes(second.messageId)), 'the second message at the subscriber');
+    expect(await storedFor(second.messageId)).toBe(1);
+    expect(await storedFor(first.messageId)).toBe(0);
+
+    // Inactive again: closed.
+    expect((await admin.patch(`/api/v1/webhook-subscriptions/${subscriptionId}`, { status: 'inactive' })).statusCode).toBe(200);
+    const third = await say(3);
+    await app.queue.waitForIdle();
+    expect(await storedFor(third.messageId)).toBe(0);
+
+    // An active automation with an event trigger opens it too; one without event triggers does not.
+    const manual = await admin.post('/api/v1/automations', { name: 'By hand', workflow_id: 'wf-hand', workflow_url: workflow.url, client_id: business.id, status: 'active', config: {} });
+    expect(manual.statusCode, manual.body).toBe(201);
+    const fourth = await say(4);
+    await app.queue.waitForIdle();
+    expect(await storedFor(fourth.messageId)).toBe(0);
+    const listening = await admin.post('/api/v1/automations', {
+      name: 'Lead follow-up',
+      workflow_id: 'wf-lead',
+      workflow_url: workflow.url,
+      client_id: business.id,
+      status: 'active',
+      config: { triggers: [{ event: 'lead.qualified' }] },
+    });
+    expect(listening.statusCode, listening.body).toBe(201);
+    const fifth = await say(5);
+    await app.queue.waitForIdle();
+    expect(await storedFor(fifth.messageId)).toBe(1);
+    for (const id of [manual.json<CreatedAutomation>().automation.id, listening.json<CreatedAutomation>().automation.id]) {
+      expect((await admin.delete(`/api/v1/automations/${id}`)).statusCode).toBeLessThan(300);
+    }
+    expect((await admin.delete(`/api/v1/webhook-subscriptions/${subscriptionId}`)).statusCode).toBeLessThan(300);
+    subscriber.received.length = 0;
   });
 
   it('a message reaches a subscription; an escalation starts an automation; its end reaches the subscription, naming the event', async () => {

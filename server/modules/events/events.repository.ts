@@ -177,6 +177,73 @@ export class EventsRepository {
     return (await q.execute()).map(eventRow);
   }
 
+  /**
+   * The newest subjects of `type` in the live tables, as the domain events that would make their
+   * events (the `events.record` payload: what `prepare` reads the snapshots of), newest first —
+   * samples of a type with no stored event (nothing listened when they happened). `clientId` null:
+   * every client's. conversation.reopened has no trace to read: none.
+   */
+  async latestSubjects(type: string, clientId: string | null, limit: number): Promise<Record<string, unknown>[]> {
+    const db = this.db;
+    const at = (date: Date) => date.toISOString();
+    switch (type) {
+      case 'message.received':
+      case 'message.sent':
+      case 'message.failed': {
+        let q = db.selectFrom('messages').select(['id', 'conversationId', 'createdAt', 'senderType', 'senderId']).orderBy('createdAt', 'desc').limit(limit);
+        q = type === 'message.received' ? q.where('direction', '=', 'inbound') : q.where('direction', '=', 'outbound');
+        if (type === 'message.sent') q = q.where('status', 'in', ['sent', 'delivered', 'read']);
+        if (type === 'message.failed') q = q.where('status', '=', 'failed');
+        if (clientId !== null) q = q.where('clientId', '=', clientId);
+        return (await q.execute()).map((m) => ({
+          event: type === 'message.received' ? 'message.created' : 'message.updated',
+          ...(type === 'message.received' ? {} : { status: type === 'message.sent' ? 'sent' : 'failed' }),
+          conversationId: m.conversationId,
+          messageId: m.id,
+          performedBy: type === 'message.received' ? { kind: 'customer' } : { kind: 'system' },
+          at: at(m.createdAt),
+        }));
+      }
+      case 'conversation.created':
+      case 'conversation.escalated':
+      case 'conversation.resolved':
+      case 'lead.qualified': {
+        let q = db.selectFrom('conversations').select(['id', 'createdAt', 'updatedAt', 'leadAt', 'escalationReason']).limit(limit);
+        if (type === 'conversation.created') q = q.orderBy('createdAt', 'desc');
+        if (type === 'conversation.escalated') q = q.where('status', '=', 'escalated').orderBy('updatedAt', 'desc');
+        if (type === 'conversation.resolved') q = q.where('status', '=', 'resolved').orderBy('updatedAt', 'desc');
+        if (type === 'lead.qualified') q = q.where('isLead', '=', true).orderBy('leadAt', 'desc');
+        if (clientId !== null) q = q.where('clientId', '=', clientId);
+        return (await q.orderBy('id', 'desc').execute()).map((c) => ({
+          event: type,
+          conversationId: c.id,
+          ...(type === 'conversation.escalated' && c.escalationReason ? { reason: c.escalationReason } : {}),
+          performedBy: type === 'conversation.created' || type === 'lead.qualified' ? { kind: 'customer' } : { kind: 'system' },
+          at: at(type === 'conversation.created' ? c.createdAt : type === 'lead.qualified' ? (c.leadAt ?? c.updatedAt) : c.updatedAt),
+        }));
+      }
+      case 'contact.created': {
+        let q = db.selectFrom('contacts').select(['id', 'createdAt']).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit);
+        if (clientId !== null) q = q.where('clientId', '=', clientId);
+        return (await q.execute()).map((c) => ({ event: type, contactId: c.id, performedBy: { kind: 'customer' }, at: at(c.createdAt) }));
+      }
+      case 'automation.execution.finished': {
+        let q = db
+          .selectFrom('automationExecutions as e')
+          .innerJoin('automations as a', 'a.id', 'e.automationId')
+          .select(['e.id', 'e.finishedAt'])
+          .where('e.status', 'in', ['success', 'error', 'canceled'])
+          .where('e.finishedAt', 'is not', null)
+          .orderBy('e.finishedAt', 'desc')
+          .limit(limit);
+        if (clientId !== null) q = q.where('a.clientId', '=', clientId);
+        return (await q.execute()).map((e) => ({ event: 'automation.execution.updated', executionId: e.id, performedBy: { kind: 'system' }, at: at(e.finishedAt!) }));
+      }
+      default:
+        return [];
+    }
+  }
+
   async get(id: string): Promise<EventRow | undefined> {
     const row = await this.db.selectFrom('events').select(EVENT_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && eventRow(row);

@@ -146,20 +146,26 @@ export class EventsService {
     this.#retention = new RetentionTimer(() => this.prune(), this.#logger, 'pruning old events failed');
   }
 
-  /** The subscriptions that queue the materialiser, and its job handler. */
+  /**
+   * The subscriptions that queue the materialiser, and its job handler. Call once the sinks are
+   * all there: their `interest` functions become the subscriptions' gate (none when a sink has no
+   * such function — it always wants events).
+   */
   register(): void {
-    const { events, queue } = this.deps;
+    const { events, queue, sinks } = this.deps;
     const job = recordEventJob;
-    events.subscribe({ event: 'message.created', where: { direction: 'inbound' }, job, keys: ['conversationId', 'messageId'], withEvent: true });
-    events.subscribe({ event: 'message.updated', where: { status: 'sent' }, job, keys: ['conversationId', 'messageId', 'status'], withEvent: true });
-    events.subscribe({ event: 'message.updated', where: { status: 'failed' }, job, keys: ['conversationId', 'messageId', 'status'], withEvent: true });
-    events.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], withEvent: true });
-    events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId', 'reason'], withEvent: true });
-    events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true });
-    events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId', 'messageId'], withEvent: true });
-    events.subscribe({ event: 'contact.created', job, keys: ['contactId'], withEvent: true });
-    events.subscribe({ event: 'lead.qualified', job, keys: ['conversationId', 'messageId'], withEvent: true });
-    events.subscribe({ event: 'automation.execution.updated', job, keys: ['executionId'], withEvent: true });
+    const interests = sinks.map((sink) => sink.interest);
+    const gate = interests.every((name): name is string => name !== undefined) ? interests : undefined;
+    events.subscribe({ event: 'message.created', where: { direction: 'inbound' }, job, keys: ['conversationId', 'messageId'], withEvent: true, gate });
+    events.subscribe({ event: 'message.updated', where: { status: 'sent' }, job, keys: ['conversationId', 'messageId', 'status'], withEvent: true, gate });
+    events.subscribe({ event: 'message.updated', where: { status: 'failed' }, job, keys: ['conversationId', 'messageId', 'status'], withEvent: true, gate });
+    events.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], withEvent: true, gate });
+    events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId', 'reason'], withEvent: true, gate });
+    events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true, gate });
+    events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId', 'messageId'], withEvent: true, gate });
+    events.subscribe({ event: 'contact.created', job, keys: ['contactId'], withEvent: true, gate });
+    events.subscribe({ event: 'lead.qualified', job, keys: ['conversationId', 'messageId'], withEvent: true, gate });
+    events.subscribe({ event: 'automation.execution.updated', job, keys: ['executionId'], withEvent: true, gate });
     queue.register(job, async (payload, ctx) => {
       // Waiting for the batch holds no slot: the jobs it waits for (and the rest) may start.
       ctx.detach();
@@ -315,8 +321,40 @@ export class EventsService {
    * first — REST hooks' samples.
    */
   async recent(type: PublicEventType, scope: Scope, limit = 3): Promise<PublicEventEnvelope[]> {
-    const rows = await this.#repository.recent(type, scope.clientId, Math.min(Math.max(limit, 1), 100));
-    return rows.map((row) => storedEvent(row).envelope);
+    const n = Math.min(Math.max(limit, 1), 100);
+    const rows = await this.#repository.recent(type, scope.clientId, n);
+    if (rows.length > 0) return rows.map((row) => storedEvent(row).envelope);
+    return this.#fromLiveData(type, scope, n);
+  }
+
+  /**
+   * Envelopes of `type` built from the newest subjects in the live tables (a message, a
+   * conversation, a contact, an execution), as the outbox would have built them: samples for a
+   * type of which no event is stored because nothing listened when they happened (docs/events.md,
+   * "Only when someone listens"). Not stored; each has a new id.
+   */
+  async #fromLiveData(type: PublicEventType, scope: Scope, limit: number): Promise<PublicEventEnvelope[]> {
+    const payloads = (await this.#repository.latestSubjects(type, scope.clientId, limit)).flatMap((raw) => {
+      const parsed = recordEventJob.payload.safeParse(raw);
+      return parsed.success ? [parsed.data] : [];
+    });
+    if (payloads.length === 0) return [];
+    const prepared = await this.#repository.prepare(this.deps.db, { conversationIds: [], before: [], except: [], payloads });
+    const snapshots: Snapshots = {
+      conversations: firstById(prepared.conversations),
+      messages: firstById(prepared.messages),
+      contacts: firstById(prepared.contacts),
+      executions: firstById(prepared.executions),
+    };
+    const envelopes: PublicEventEnvelope[] = [];
+    for (const payload of payloads) {
+      try {
+        for (const row of this.#build(snapshots, { jobId: 0, payload })) if (row.type === type) envelopes.push(row.envelope as PublicEventEnvelope);
+      } catch (error) {
+        this.#logger.warn({ err: error, type }, 'a sample could not be built from live data');
+      }
+    }
+    return envelopes;
   }
 
   /** One stored event, if the scope may see it (`scope` omitted: any). */

@@ -559,6 +559,7 @@ export class HooksService {
   sink(options: { localJobs?: boolean } = {}): PublicEventSink {
     const localJobs = options.localJobs ?? true;
     return {
+      interest: 'parley_hooks_interest',
       accept: async (trx: Db, events: readonly StoredPublicEvent[]): Promise<SinkOutcome | undefined> => {
         if (events.length === 0) return undefined;
         const input: EventForFanOut[] = events.map((event) => ({

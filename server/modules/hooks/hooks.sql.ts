@@ -28,6 +28,13 @@ import { defineSqlRoutines } from '../../db/routines';
 export const hooksRoutines = defineSqlRoutines({
   name: 'hooks',
   statements: [
+    // The sink's interest (PublicEventSink.interest): is any subscription active? While none is
+    // (and nothing else listens), changes queue no outbox work. The partial index
+    // webhook_subscriptions_active_idx answers it.
+    `create or replace function parley_hooks_interest() returns boolean language sql stable as $$
+      select exists (select 1 from webhook_subscriptions where status = 'active')
+    $$`,
+
     // After a delivery of a lane finished: the lane's earliest unfinished delivery, if it is
     // parked, gets a token and a (queued) job. Returns how many jobs it inserted (0 or 1); the
     // caller sends the NOTIFY. Must run as its own statement AFTER the one that finished the
