@@ -19,19 +19,18 @@ export const eventsRoutines = defineSqlRoutines({
     // gate of the subscriptions these events match is evaluated once.
     // Returns the jobs claimed for `p_local`.
     // Whether one of the functions named in p_fns (a JSON array of names, each a function of no
-    // arguments returning boolean) returns true: a subscription's `gate`.
+    // arguments returning boolean) returns true: a subscription's `gate`. One EXECUTE for all of
+    // them (each costs a parse and a plan); the functions are best PL/pgSQL, whose own query plans
+    // are cached per connection (about 30 µs for two, against 100 µs for two SQL functions).
     `create or replace function parley_gate_open(p_fns jsonb) returns boolean language plpgsql as $$
     declare
-      v_fn text;
       v_open boolean;
     begin
-      for v_fn in select jsonb_array_elements_text(p_fns) loop
-        execute format('select %I()', v_fn) into v_open;
-        if v_open then
-          return true;
-        end if;
-      end loop;
-      return false;
+      if p_fns is null or jsonb_array_length(p_fns) = 0 then
+        return false;
+      end if;
+      execute 'select ' || (select string_agg(format('%I()', f), ' or ') from jsonb_array_elements_text(p_fns) as f) into v_open;
+      return coalesce(v_open, false);
     end $$`,
 
     `create or replace function parley_publish(p_events jsonb, p_subscriptions jsonb, p_event_channel text, p_job_channel text, p_local jsonb default null)
@@ -45,10 +44,14 @@ export const eventsRoutines = defineSqlRoutines({
       if p_events is null or jsonb_array_length(p_events) = 0 then
         return '[]'::jsonb;
       end if;
+      -- The gates of the subscriptions these events match (most publications match none).
       for v_gate in
-        select distinct s->'gate' from jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s
+        select distinct s->'gate'
+        from jsonb_array_elements(p_events) as e
+        join jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s on s->>'event' = e->>'name'
         where jsonb_typeof(s->'gate') = 'array'
-          and exists (select 1 from jsonb_array_elements(p_events) as e where e->>'name' = s->>'event')
+          and (e->'payload') @> coalesce(s->'where', '{}'::jsonb)
+          and not coalesce((s->'unlessPerformedBy') ? (e->'performedBy'->>'kind'), false)
       loop
         if not parley_gate_open(v_gate) then
           v_closed := v_closed || (v_gate::text);

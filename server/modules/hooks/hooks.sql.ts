@@ -31,9 +31,11 @@ export const hooksRoutines = defineSqlRoutines({
     // The sink's interest (PublicEventSink.interest): is any subscription active? While none is
     // (and nothing else listens), changes queue no outbox work. The partial index
     // webhook_subscriptions_active_idx answers it.
-    `create or replace function parley_hooks_interest() returns boolean language sql stable as $$
-      select exists (select 1 from webhook_subscriptions where status = 'active')
-    $$`,
+    // PL/pgSQL: its plan is cached per connection (parley_gate_open calls it on every publication).
+    `create or replace function parley_hooks_interest() returns boolean language plpgsql stable as $$
+    begin
+      return exists (select 1 from webhook_subscriptions where status = 'active');
+    end $$`,
 
     // After a delivery of a lane finished: the lane's earliest unfinished delivery, if it is
     // parked, gets a token and a (queued) job. Returns how many jobs it inserted (0 or 1); the
