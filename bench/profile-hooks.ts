@@ -3,7 +3,7 @@
  * webhook subscription to `message.received` (bench/hooks.ts's latency figure), then where the CPU
  * went: the server process and its PostgreSQL backends per message, the event → received latency
  * per second, and with PGSS=1 the top statements (pg_stat_statements).
- * `npx tsx bench/profile-hooks.ts [PostgreSQL|PGlite] [rate] [count]`.
+ * `npx tsx bench/profile-hooks.ts [PostgreSQL|PGlite] [rate] [count]` (CPU_PROF=<dir>: with a CPU profile).
  */
 import http from 'node:http';
 import path from 'node:path';
@@ -35,7 +35,13 @@ const receiver = http.createServer((req, res) => {
 await new Promise<void>((resolve) => receiver.listen(0, LOOPBACK, resolve));
 const url = `http://${LOOPBACK}:${(receiver.address() as { port: number }).port}/hook`;
 const tree = await prepareTree(path.resolve(import.meta.dirname, '..'));
-const server = await startParley(tree, { engine, env: { OUTBOUND_ALLOWED_HOSTS: LOOPBACK, ...(process.env.PROFILE_ENV ? (JSON.parse(process.env.PROFILE_ENV) as Record<string, string>) : {}) } });
+const profDir = process.env.CPU_PROF;
+const server = await startParley(tree, {
+  engine,
+  env: { OUTBOUND_ALLOWED_HOSTS: LOOPBACK, ...(process.env.PROFILE_ENV ? (JSON.parse(process.env.PROFILE_ENV) as Record<string, string>) : {}) },
+  // CPU_PROF=<dir>: the server runs under --cpu-prof, its profile written there when it stops.
+  nodeArgs: profDir ? ['--cpu-prof', '--cpu-prof-interval=500', `--cpu-prof-dir=${profDir}`] : [],
+});
 try {
   const channel = await connectWhatsApp(tree, server);
   const cookie = await signInAdmin(server);

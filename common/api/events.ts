@@ -153,7 +153,21 @@ export const publicEventEnvelope = z.object({
 });
 export type PublicEventEnvelope = z.infer<typeof publicEventEnvelope>;
 
-/** One envelope schema per type, for the OpenAPI document and the guide's examples. */
-export function envelopeSchemaFor<T extends PublicEventType>(type: T) {
+function buildEnvelopeSchema<T extends PublicEventType>(type: T) {
   return publicEventEnvelope.extend({ type: z.literal(type), data: publicEventData[type] });
+}
+const envelopeSchemas = new Map<PublicEventType, ReturnType<typeof buildEnvelopeSchema>>();
+
+/**
+ * One envelope schema per type, for the OpenAPI document, the guide's examples and the outbox's
+ * check of every event. Built once per type: zod compiles a schema's fast path at its first parse,
+ * and a schema made per event would pay that every time.
+ */
+export function envelopeSchemaFor<T extends PublicEventType>(type: T): ReturnType<typeof buildEnvelopeSchema<T>> {
+  let schema = envelopeSchemas.get(type);
+  if (!schema) {
+    schema = buildEnvelopeSchema(type);
+    envelopeSchemas.set(type, schema);
+  }
+  return schema as ReturnType<typeof buildEnvelopeSchema<T>>;
 }
