@@ -36,7 +36,7 @@ import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { deleteInBatches, RetentionTimer } from '../../lib/retention';
 import { detectLead } from '../messaging';
-import { type ContactRow, type ConversationRow, type EventRow, EventsRepository, type ExecutionRow, type MessageRow, type NewEventRow } from './events.repository';
+import { type ContactRow, type ConversationRow, type EventRow, EventsRepository, type ExecutionRow, type MessageRow, type NewEventRow, type Prepared } from './events.repository';
 import { recordEventJob } from './events.jobs';
 
 export type RecordEventPayload = JobPayload<typeof recordEventJob>;
@@ -86,6 +86,15 @@ function firstById<T extends { id: string }>(rows: readonly T[]): Map<string, T>
   const map = new Map<string, T>();
   for (const row of rows) if (!map.has(row.id)) map.set(row.id, row);
   return map;
+}
+
+function snapshotsOf(prepared: Prepared): Snapshots {
+  return {
+    conversations: firstById(prepared.conversations),
+    messages: firstById(prepared.messages),
+    contacts: firstById(prepared.contacts),
+    executions: firstById(prepared.executions),
+  };
 }
 
 /** An event row and the job whose source made it. */
@@ -268,12 +277,7 @@ export class EventsService {
         }
         // In the order of the changes (job ids follow them).
         sources.sort((a, b) => a.jobId - b.jobId);
-        const snapshots: Snapshots = {
-          conversations: firstById(prepared.conversations),
-          messages: firstById(prepared.messages),
-          contacts: firstById(prepared.contacts),
-          executions: firstById(prepared.executions),
-        };
+        const snapshots = snapshotsOf(prepared);
         const rows: BuiltRow[] = [];
         for (const source of sources) {
           try {
@@ -340,12 +344,7 @@ export class EventsService {
     });
     if (payloads.length === 0) return [];
     const prepared = await this.#repository.prepare(this.deps.db, { conversationIds: [], before: [], except: [], payloads });
-    const snapshots: Snapshots = {
-      conversations: firstById(prepared.conversations),
-      messages: firstById(prepared.messages),
-      contacts: firstById(prepared.contacts),
-      executions: firstById(prepared.executions),
-    };
+    const snapshots = snapshotsOf(prepared);
     const envelopes: PublicEventEnvelope[] = [];
     for (const payload of payloads) {
       try {
