@@ -190,7 +190,7 @@ export class EventsRepository {
       case 'message.received':
       case 'message.sent':
       case 'message.failed': {
-        let q = db.selectFrom('messages').select(['id', 'conversationId', 'createdAt', 'senderType', 'senderId']).orderBy('createdAt', 'desc').limit(limit);
+        let q = db.selectFrom('messages').select(['id', 'conversationId', 'createdAt']).orderBy('createdAt', 'desc').limit(limit);
         q = type === 'message.received' ? q.where('direction', '=', 'inbound') : q.where('direction', '=', 'outbound');
         if (type === 'message.sent') q = q.where('status', 'in', ['sent', 'delivered', 'read']);
         if (type === 'message.failed') q = q.where('status', '=', 'failed');
