@@ -9,6 +9,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exampleEnvelope } from '../../../common/api/event-examples';
 import { envelopeSchemaFor, type PublicEventEnvelope } from '../../../common/api/events';
 import type { CreatedAutomation, ExecutionView } from '../../../common/api/automations';
 import type { CreatedSubscription } from '../../../common/api/hooks';
@@ -75,6 +76,12 @@ describe.each(ENGINES)('events out, end to end (%s)', (engine) => {
     expect(samples[0]).toMatchObject({ type: 'message.received', client_id: business.id, data: { message: { id: first.messageId, content: 'Question 1' }, contact: { name: 'Quinn' } } });
     const contacts = (await owner.get('/api/v1/hooks/samples/contact.created')).json<PublicEventEnvelope[]>();
     expect(contacts[0]).toMatchObject({ type: 'contact.created', client_id: business.id, data: { contact: { name: 'Quinn' } } });
+    // Another business's user sees none of it: the documented example.
+    const stranger = await createTestClient(app, 'Stranger Co');
+    const { client: strangerUser, userId: strangerId } = await signedInClient(app, 'client');
+    await db.updateTable('users').set({ clientId: stranger.id }).where('id', '=', strangerId).execute();
+    const theirs = (await strangerUser.get('/api/v1/hooks/samples/message.received')).json<PublicEventEnvelope[]>();
+    expect(theirs).toEqual([exampleEnvelope('message.received')]);
 
     // An active subscription (of any business): the next change is stored and delivered.
     const created = await admin.post('/api/v1/webhook-subscriptions', { name: 'Quiet CRM', url: subscriber.url, client_id: business.id, events: ['message.received'] });
