@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { describeTrigger, TriggersEditor, triggersError, withEvent, type TriggerDraft } from './triggers-editor';
+import { ANY_CLIENT, describeTrigger, TriggersEditor, triggersError, withClient, withEvent, type TriggerDraft } from './triggers-editor';
 
 const render = (value: TriggerDraft[], error?: string) =>
   renderToStaticMarkup(<TriggersEditor id="t" value={value} onChange={() => undefined} error={error} />);
@@ -25,6 +25,18 @@ describe('TriggersEditor', () => {
     expect(render([])).toContain('No event triggers: it runs only when started.');
   });
 
+  it('offers a client filter per trigger when given the clients, and otherwise only says which client a stored filter names', () => {
+    const clientId = '0b6c3f5e-8d6a-4c1e-9f0a-2b3c4d5e6f70';
+    const withClients = renderToStaticMarkup(
+      <TriggersEditor id="t" value={[{ event: 'lead.qualified', filters: { client_id: clientId } }]} onChange={() => undefined} clients={[{ id: clientId, name: 'Bike Shop' }]} />,
+    );
+    expect(withClients).toMatch(/<label[^>]*for="t-0-client"[^>]*>Client</u);
+    expect(withClients).not.toContain(`Only events of client ${clientId}`);
+    const withoutClients = render([{ event: 'lead.qualified', filters: { client_id: clientId } }]);
+    expect(withoutClients).not.toContain('for="t-0-client"');
+    expect(withoutClients).toContain(`Only events of client ${clientId}.`);
+  });
+
   it('shows the server’s message for the triggers', () => {
     expect(render([{ event: 'message.received' }], 'Trigger 1: Unknown event type')).toContain('role="alert">Trigger 1: Unknown event type<');
   });
@@ -34,6 +46,14 @@ describe('trigger helpers', () => {
   it('drops the conversation filters when the event changes to one without a conversation', () => {
     expect(withEvent({ event: 'message.received', filters: { channel: ['api'] } }, 'contact.created')).toEqual({ event: 'contact.created' });
     expect(withEvent({ event: 'message.received', filters: { channel: ['api'] } }, 'message.sent')).toEqual({ event: 'message.sent', filters: { channel: ['api'] } });
+  });
+
+  it('sets the client filter to the chosen client and removes it for "Any client", keeping the other filters', () => {
+    const clientId = '0b6c3f5e-8d6a-4c1e-9f0a-2b3c4d5e6f70';
+    const chosen = withClient({ event: 'message.received', filters: { channel: ['api'] } }, clientId);
+    expect(chosen).toEqual({ event: 'message.received', filters: { channel: ['api'], client_id: clientId } });
+    expect(withClient(chosen, ANY_CLIENT)).toEqual({ event: 'message.received', filters: { channel: ['api'] } });
+    expect(withClient({ event: 'lead.qualified', filters: { client_id: clientId } }, ANY_CLIENT)).toEqual({ event: 'lead.qualified' });
   });
 
   it('describes a trigger in one line', () => {

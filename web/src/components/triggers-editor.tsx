@@ -2,7 +2,8 @@
  * The event triggers of an automation or a template (issue 14 §3): which public events run it, each
  * with optional filters — channel and conversation status (lists: any of them; none chosen: any).
  * Shared by the automation form and the template form (both features import it from here).
- * The editor keeps a trigger's `client_id` filter (set through the API) as it is.
+ * With `clients` (an automation without a client of its own, which receives every client's events)
+ * each trigger also has a client filter; otherwise a stored `client_id` filter is kept as it is.
  */
 import { Plus, X } from 'lucide-react';
 import { CONVERSATION_EVENT_TYPES, type AutomationEventTrigger } from '@common/api/automations';
@@ -50,7 +51,15 @@ function toggled<T extends string>(list: readonly T[] | undefined, value: T): T[
   return next.length > 0 ? next : undefined;
 }
 
-function withFilter<K extends 'channel' | 'conversation_status'>(trigger: TriggerDraft, key: K, value: NonNullable<TriggerDraft['filters']>[K]): TriggerDraft {
+/** The client filter's "no filter" choice (a Select item may not have an empty value). */
+export const ANY_CLIENT = '__any__';
+
+/** The trigger with its client filter set to the chosen client, or removed for "Any client". */
+export function withClient(trigger: TriggerDraft, choice: string): TriggerDraft {
+  return withFilter(trigger, 'client_id', choice === ANY_CLIENT ? undefined : choice);
+}
+
+function withFilter<K extends 'channel' | 'conversation_status' | 'client_id'>(trigger: TriggerDraft, key: K, value: NonNullable<TriggerDraft['filters']>[K]): TriggerDraft {
   const filters = { ...trigger.filters, [key]: value };
   if (value === undefined) delete filters[key];
   return Object.keys(filters).length > 0 ? { event: trigger.event, filters } : { event: trigger.event };
@@ -104,12 +113,15 @@ export function TriggersEditor({
   onChange,
   error,
   description,
+  clients,
 }: {
   id: string;
   value: readonly TriggerDraft[];
   onChange: (triggers: TriggerDraft[]) => void;
   error?: string | undefined;
   description?: string;
+  /** Offer a client filter per trigger, among these clients. */
+  clients?: readonly { id: string; name: string }[] | undefined;
 }) {
   const replace = (index: number, trigger: TriggerDraft) => onChange(value.map((t, i) => (i === index ? trigger : t)));
   return (
@@ -168,8 +180,31 @@ export function TriggersEditor({
                   />
                 </>
               ) : null}
-              {trigger.filters?.client_id ? (
-                <p className="text-xs break-all text-muted-foreground">Only events of client {trigger.filters.client_id} (set through the API).</p>
+              {clients ? (
+                <div className="grid min-w-0 gap-1.5">
+                  <Label htmlFor={`${id}-${index}-client`}>Client</Label>
+                  <Select
+                    value={trigger.filters?.client_id ?? ANY_CLIENT}
+                    onValueChange={(client) => replace(index, withClient(trigger, client))}
+                  >
+                    <SelectTrigger id={`${id}-${index}-client`} className="w-full min-w-0">
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      <SelectItem value={ANY_CLIENT}>Any client</SelectItem>
+                      {clients.map((client) => (
+                        <SelectItem key={client.id} value={client.id}>
+                          {client.name}
+                        </SelectItem>
+                      ))}
+                      {trigger.filters?.client_id && !clients.some((c) => c.id === trigger.filters?.client_id) ? (
+                        <SelectItem value={trigger.filters.client_id}>Current client</SelectItem>
+                      ) : null}
+                    </SelectContent>
+                  </Select>
+                </div>
+              ) : trigger.filters?.client_id ? (
+                <p className="text-xs break-all text-muted-foreground">Only events of client {trigger.filters.client_id}.</p>
               ) : null}
             </li>
           );

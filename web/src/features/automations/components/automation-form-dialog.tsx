@@ -218,6 +218,7 @@ export function AutomationFormDialog({
                     field.onChange(triggers);
                   }}
                   error={triggersServerError ?? errors.triggers?.message}
+                  clients={clientId === NO_CLIENT ? (clients.data ?? []).map((c) => ({ id: c.id, name: c.companyName })) : undefined}
                   description={
                     clientId === NO_CLIENT
                       ? 'Events that run this automation: without a client it receives every client’s events. Each matching event starts one execution, with the event sent as its trigger.'
