@@ -3,9 +3,11 @@
  * routes and the job handlers. Nothing else constructs services.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyWebsocket from '@fastify/websocket';
+import type { SiteRenderer } from '../common/site';
 import type { ChannelKind } from './db/schema';
 import { EventBus } from './events/event-bus';
 import { loadSecretBox, type SecretBox } from './lib/secret-box';
@@ -70,6 +72,8 @@ import type { AutomationCreator, N8nWorkflowSource, N8nWorkflowSwitch } from './
 import { workflowsRoutes } from './modules/workflows/workflows.routes';
 import { type DeliveryHint, deliverWebhookJob, HooksService, hooksRoutes } from './modules/hooks';
 import { WorkflowsService } from './modules/workflows/workflows.service';
+import { ContactRepository, ContactService, contactRoutes, NewsletterService, newsletterSubscribeJob, PublicFormLimits } from './modules/contact';
+import { BlogPostsService, ContentRepository, ContentService, contentRoutes, liveIntegrations } from './modules/content';
 import { EventsService } from './modules/events';
 import type { PublicEventSink } from './events/public-events';
 import { publicEventSchemas } from './http/public-event-schemas';
@@ -89,6 +93,7 @@ import { registerOpenApi } from './http/openapi';
 import { registerRequestGuard } from './http/request-guard';
 import { registerSecurityHeaders } from './http/security-headers';
 import { type RequestHandler, serverOptions } from './http/server-options';
+import { registerPublicSite, rendererFromFile, type Assets } from './http/public-site';
 import { registerWebApp } from './http/web-app';
 import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
@@ -155,6 +160,11 @@ export interface BuildAppOptions {
   workflowPorts?: { automations?: AutomationCreator; n8nSwitch?: N8nWorkflowSwitch; n8nSource?: N8nWorkflowSource };
   /** More consumers of the public events (tests), after the app's own. */
   eventSinks?: readonly PublicEventSink[];
+  /**
+   * The public site's renderer and assets (tests load the renderer's source: they run without a
+   * build). Default: dist/ssr/render.js beside WEB_DIST_DIR, and the web build's manifest.
+   */
+  site?: { loadRenderer: () => Promise<SiteRenderer>; assets?: Assets };
 }
 
 export interface ParleyApp {
@@ -327,8 +337,43 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   // EventsService.record does not call that outcome yet (the batching change does): until then
   // the jobs are inserted queued, as claimed slots would never be given back.
   eventSinks.push(hooks.sink(), automations);
+  // The contact form and the newsletter (issue 15): the per-IP limits' keys and the unsubscribe
+  // tokens are HMACs under the installation's secret; e-mails go through the outbox in the caller's
+  // transaction; administrators are told in the app and by e-mail.
+  const contactRepository = new ContactRepository(db);
+  const publicFormLimits = new PublicFormLimits({ repository: contactRepository, clock, hashKey: secret });
+  const contact = new ContactService({
+    db,
+    repository: contactRepository,
+    limits: publicFormLimits,
+    events,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    ports: {
+      admins: (trx) => users.findRecipients({ staffRoles: ['admin'] }, trx),
+      notify: (userId, input, trx) => notifications.notify(userId, input, trx),
+      email: (to, email, trx) => emails.send(to, email, { db: trx }),
+    },
+  });
+  const newsletter = new NewsletterService({
+    db,
+    repository: contactRepository,
+    limits: publicFormLimits,
+    queue,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    tokenKey: secret,
+    email: (to, email, trx) => emails.send(to, email, { db: trx }),
+  });
+  // Content management (issue 15): page sections with revisions, hero stats, blog posts. The
+  // Features page's integration statuses come from the channel adapters this app runs.
+  const contentRepository = new ContentRepository(db);
+  const blogPosts = new BlogPostsService({ db, repository: contentRepository });
+  const content = new ContentService({ db, repository: contentRepository, posts: blogPosts, liveIntegrations: liveIntegrations(adapters.keys()) });
   const realtime = new RealtimeHub(
-    { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders() },
+    { ...createRealtimeLoaders(conversationsService), ...chats.realtimeLoaders(), ...automations.realtimeLoaders(), ...contact.realtimeLoaders() },
     logger,
   );
 
@@ -406,6 +451,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     n8n,
     publicEvents,
     hooks,
+    content,
+    blogPosts,
+    contact,
+    newsletter,
   };
 
   // Jobs
@@ -430,6 +479,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   queue.register(fetchContactProfileJob, async ({ contactId }, ctx) => {
     await contactProfiles.fetch(contactId, ctx);
   });
+  queue.register(newsletterSubscribeJob, ({ email }) => newsletter.runSubscribe(email));
 
   // HTTP
   // Typed as Fastify's logger so the instance type matches what plugins expect.
@@ -529,7 +579,25 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(workflowsRoutes, { workflowsService: workflows });
   await server.register(n8nRoutes, { n8nService: n8n });
   await server.register(hooksRoutes, { hooksService: hooks });
+  await server.register(contentRoutes, { contentService: content, blogPostsService: blogPosts });
+  await server.register(contactRoutes, { contactService: contact, newsletterService: newsletter });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
+  const dev = config.env === 'development';
+  await registerPublicSite(server, {
+    distDir: config.webDistDir,
+    publicUrl: config.publicUrl,
+    dev,
+    source: {
+      version: async () => {
+        const { version, updatedAt } = await content.contentVersion();
+        return { token: String(version), updatedAt };
+      },
+      site: () => content.publicSite(),
+      post: (slug) => content.findPublishedPost(slug),
+    },
+    loadRenderer: options.site?.loadRenderer ?? rendererFromFile(path.resolve(config.webDistDir, '..', 'ssr', 'render.js'), { reload: dev }),
+    ...(options.site?.assets ? { assets: options.site.assets } : {}),
+  });
   await registerWebApp(server, { distDir: config.webDistDir });
 
   await server.ready();

@@ -27,6 +27,8 @@ import type { WorkflowsService } from './modules/workflows/workflows.service';
 import type { N8nService } from './modules/n8n/n8n.service';
 import type { EventsService } from './modules/events';
 import type { HooksService } from './modules/hooks';
+import type { BlogPostsService, ContentService } from './modules/content';
+import type { ContactService, NewsletterService } from './modules/contact';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -56,4 +58,12 @@ export interface ParleyServices {
   publicEvents: EventsService;
   /** Outbound webhooks; `hooks.sink()` is the events module's PublicEventSink. */
   hooks: HooksService;
+  /** Page content, hero stats and the public reads (issue 15); `publicSite()` for server rendering. */
+  content: ContentService;
+  /** Blog posts (issue 15). */
+  blogPosts: BlogPostsService;
+  /** The contact form and its messages (issue 15). */
+  contact: ContactService;
+  /** The newsletter's double opt-in (issue 15). */
+  newsletter: NewsletterService;
 }

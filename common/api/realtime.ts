@@ -16,6 +16,8 @@
  *   "automation:<id>"        one automation's execution changes and step messages (404 if not visible):
  *                            automation.execution.updated (executionView), automation.message.created
  *                            (automationMessageView), common/api/automations.ts
+ *   "contact-messages"       administrators only: new contact form messages, contact_message.created
+ *                            (contactMessage, common/api/contact.ts)
  * A subscription that is not allowed answers `{type:"error", code:"NOT_FOUND"}` and receives nothing.
  */
 import { z } from 'zod';
@@ -26,6 +28,7 @@ export const realtimeTopic = z.union([
   z.literal('notifications'),
   z.literal('widget'),
   z.literal('automations'),
+  z.literal('contact-messages'),
   z.string().regex(/^conversation:[0-9a-f-]{36}$/u),
   z.string().regex(/^automation:[0-9a-f-]{36}$/u),
 ]);
@@ -47,6 +50,7 @@ export const realtimeEventName = z.enum([
   'notification.created',
   'automation.execution.updated',
   'automation.message.created',
+  'contact_message.created',
 ]);
 export type RealtimeEventName = z.infer<typeof realtimeEventName>;
 

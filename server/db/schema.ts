@@ -5,6 +5,7 @@
  */
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { AutomationEventTrigger } from '../../common/api/automations';
+import type { BlogCategory, BlogPostStatus, ContentSectionKey } from '../../common/api/content';
 import type { NotificationPreferences } from '../../common/api/me';
 import type { Role } from '../../common/roles';
 
@@ -151,6 +152,53 @@ export interface EmailsTable {
   providerMessageId: string | null;
   createdAt: CreatedAt;
   sentAt: Timestamp | null;
+  /** Extra headers (List-Unsubscribe, Reply-To); cleared once SMTP delivered the message, like its body. */
+  headers: ColumnType<Record<string, string>, string | undefined, string> | null;
+}
+
+/** Contact form messages (server/modules/contact). */
+export interface ContactMessagesTable {
+  id: Generated<string>;
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string | null;
+  message: string;
+  createdAt: CreatedAt;
+  readAt: Timestamp | null;
+  readBy: string | null;
+}
+
+/** Parley's e-mailed answers to a contact message; `emailId` is the outbox row that carried it. */
+export interface ContactRepliesTable {
+  id: Generated<string>;
+  messageId: string;
+  body: string;
+  sentAt: ColumnType<Date, Date | string | undefined, Date | string>;
+  sentBy: string | null;
+  emailId: string | null;
+}
+
+export type NewsletterStatus = 'pending' | 'subscribed' | 'unsubscribed';
+/** Newsletter addresses (double opt-in); tokens only as sha256 hex. */
+export interface NewsletterSubscribersTable {
+  id: Generated<string>;
+  email: string;
+  status: ColumnType<NewsletterStatus, NewsletterStatus | undefined, NewsletterStatus>;
+  confirmTokenHash: string | null;
+  confirmExpiresAt: Timestamp | null;
+  confirmSentAt: Timestamp | null;
+  unsubscribeTokenHash: string;
+  createdAt: CreatedAt;
+  confirmedAt: Timestamp | null;
+  unsubscribedAt: Timestamp | null;
+}
+
+/** The public forms' per-IP counters (key: purpose and an HMAC of the IP). */
+export interface ContactRateLimitsTable {
+  key: string;
+  windowStartedAt: Timestamp;
+  hits: number;
 }
 
 export interface NotificationsTable {
@@ -669,6 +717,68 @@ export interface WebhookDeliveryAttemptsTable {
   durationMs: number;
 }
 
+/** Page content sections (migration 0023, server/modules/content): the stored version of each section. */
+export interface ContentSectionsTable {
+  section: ContentSectionKey;
+  data: Json<Record<string, unknown>>;
+  version: number;
+  updatedAt: UpdatedAt;
+  updatedBy: string | null;
+}
+
+export type ContentRevisionKind = 'save' | 'reset' | 'restore';
+/** Every version a section had (save, reset to defaults, restore of an earlier one). */
+export interface ContentRevisionsTable {
+  id: Generated<string>;
+  section: ContentSectionKey;
+  version: number;
+  kind: ContentRevisionKind;
+  restoredFrom: number | null;
+  data: Json<Record<string, unknown>>;
+  createdAt: CreatedAt;
+  createdBy: string | null;
+}
+
+/** The landing page's stats (spec part 1 §3 hero stat). */
+export interface HeroStatsTable {
+  id: Generated<string>;
+  number: string;
+  label: string;
+  orderPosition: number;
+  isActive: ColumnType<boolean, boolean | undefined, boolean>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+
+export interface BlogPostsTable {
+  id: Generated<number>;
+  slug: string;
+  title: string;
+  excerpt: string;
+  author: string;
+  date: string;
+  readTime: string;
+  category: BlogCategory;
+  image: string;
+  body: ColumnType<string, string | undefined, string>;
+  /** The body rendered and sanitised at save; null only for a never-saved draft (the seeded samples). */
+  bodyHtml: string | null;
+  status: ColumnType<BlogPostStatus, BlogPostStatus | undefined, BlogPostStatus>;
+  publishedAt: Timestamp | null;
+  version: ColumnType<number, number | undefined, number>;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+  createdBy: string | null;
+  updatedBy: string | null;
+}
+
+/** One row, bumped by every content write (the rendered-page cache's version). */
+export interface ContentStateTable {
+  id: ColumnType<number, number | undefined, never>;
+  version: ColumnType<number, number | undefined, number>;
+  updatedAt: UpdatedAt;
+}
+
 export interface DB {
   apiKeys: ApiKeysTable;
   webhookSubscriptions: WebhookSubscriptionsTable;
@@ -712,6 +822,15 @@ export interface DB {
   templates: TemplatesTable;
   templateClients: TemplateClientsTable;
   n8nConnections: N8nConnectionsTable;
+  contentSections: ContentSectionsTable;
+  contentRevisions: ContentRevisionsTable;
+  heroStats: HeroStatsTable;
+  blogPosts: BlogPostsTable;
+  contentState: ContentStateTable;
+  contactMessages: ContactMessagesTable;
+  contactReplies: ContactRepliesTable;
+  newsletterSubscribers: NewsletterSubscribersTable;
+  contactRateLimits: ContactRateLimitsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -46,6 +46,8 @@ export interface DomainEvents {
   'automation.message.created': { messageId: string; automationId: string; clientId: string | null };
   /** An in-app notification for `userId` (the bell). */
   'notification.created': { notificationId: string; userId: string };
+  /** A visitor sent the contact form (server/modules/contact); administrators' open panels show it. */
+  'contact_message.created': { messageId: string };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -19,6 +19,8 @@ import * as automationTriggers from './0019-automation-triggers';
 import * as finishSendLocal from './0020-finish-send-local';
 import * as hooksRetrying from './0021-hooks-retrying';
 import * as hooksRetention from './0022-hooks-retention';
+import * as content from './0023-content';
+import * as contact from './0024-contact';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0020-finish-send-local': finishSendLocal,
   '0021-hooks-retrying': hooksRetrying,
   '0022-hooks-retention': hooksRetention,
+  '0023-content': content,
+  '0024-contact': contact,
 };

@@ -1,6 +1,7 @@
 /** The e-mail module's table: queued, delivered and stored messages (the outbox). */
 import type { Updateable } from 'kysely';
 import type { Db } from '../../db/database';
+import { json } from '../../db/sql';
 import type { DB, Email } from '../../db/schema';
 import type { RenderedEmail } from './email.templates';
 
@@ -11,7 +12,14 @@ export class EmailRepository {
   async insertEmail(to: string, email: RenderedEmail, db: Db = this.db): Promise<string> {
     const row = await db
       .insertInto('emails')
-      .values({ kind: email.kind, toAddress: to, subject: email.subject, textBody: email.text, htmlBody: email.html })
+      .values({
+        kind: email.kind,
+        toAddress: to,
+        subject: email.subject,
+        textBody: email.text,
+        htmlBody: email.html,
+        headers: email.headers ? json(email.headers) : null,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;

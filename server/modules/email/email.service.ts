@@ -51,6 +51,7 @@ export class EmailService {
         subject: email.subject,
         text: email.textBody,
         html: email.htmlBody,
+        headers: email.headers,
       });
       const delivered = transport.kind === 'smtp';
       await this.#emails.updateEmail(emailId, {
@@ -60,7 +61,8 @@ export class EmailService {
         lastError: null,
         providerMessageId: messageId,
         sentAt: new Date(),
-        ...(delivered ? { textBody: DELIVERED_BODY_PLACEHOLDER, htmlBody: null } : {}),
+        // The headers go too: a List-Unsubscribe link is a credential like the body's links.
+        ...(delivered ? { textBody: DELIVERED_BODY_PLACEHOLDER, htmlBody: null, headers: null } : {}),
       });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

@@ -4,19 +4,35 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Extra headers (List-Unsubscribe, Reply-To), sent over SMTP as given. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
-function render(kind: string, subject: string, paragraphs: string[], action?: { label: string; url: string }): RenderedEmail {
-  const text = [...paragraphs, ...(action ? [`${action.label}: ${action.url}`] : []), '— Parley'].join('\n\n');
+function render(
+  kind: string,
+  subject: string,
+  paragraphs: string[],
+  action?: { label: string; url: string },
+  footer?: { text: string; link: { label: string; url: string } },
+): RenderedEmail {
+  const text = [
+    ...paragraphs,
+    ...(action ? [`${action.label}: ${action.url}`] : []),
+    '— Parley',
+    ...(footer ? [`${footer.text} ${footer.link.label}: ${footer.link.url}`] : []),
+  ].join('\n\n');
   const html = [
-    '<div style="font-family:system-ui,sans-serif;max-width:560px;line-height:1.5">',
+    // pre-line: line breaks a person typed (a contact message, a reply) stay line breaks.
+    '<div style="font-family:system-ui,sans-serif;max-width:560px;line-height:1.5;white-space:pre-line">',
     ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
     ...(action ? [`<p><a href="${escapeHtml(action.url)}">${escapeHtml(action.label)}</a></p>`] : []),
-    '<p>— Parley</p></div>',
+    '<p>— Parley</p>',
+    ...(footer ? [`<p style="font-size:12px;color:#666">${escapeHtml(footer.text)} <a href="${escapeHtml(footer.link.url)}">${escapeHtml(footer.link.label)}</a></p>`] : []),
+    '</div>',
   ].join('');
   return { kind, subject, text, html };
 }
@@ -77,4 +93,61 @@ export function webhookDisabledEmail(name: string, input: { subscriptionName: st
     ],
     { label: 'Open the Webhooks page', url: input.link },
   );
+}
+
+/** A visitor's contact form message, to an administrator who takes e-mail notifications; Reply-To is the visitor. */
+export function contactMessageEmail(
+  name: string,
+  input: { senderName: string; senderEmail: string; company: string | null; message: string; url: string },
+): RenderedEmail {
+  const from = `${input.senderName} <${input.senderEmail}>${input.company ? ` (${input.company})` : ''}`;
+  return {
+    ...render(
+      'contact-message',
+      `New contact message from ${input.senderName}`.slice(0, 200),
+      [`Hi ${name},`, `${from} wrote through the contact form:`, input.message, 'Answer from the Messages panel: Reply sends an e-mail from Parley and keeps it with the message.'],
+      { label: 'Open the messages', url: input.url },
+    ),
+    headers: { 'Reply-To': input.senderEmail },
+  };
+}
+
+/** Parley's answer to a contact form message, quoting it. */
+export function contactReplyEmail(input: { firstName: string; reply: string; original: string; sentAt: Date }): RenderedEmail {
+  const quoted = input.original
+    .split(/\r?\n/u)
+    .map((line) => `> ${line}`)
+    .join('\n');
+  return render('contact-reply', 'Re: your message to Parley', [
+    `Hi ${input.firstName},`,
+    input.reply,
+    `You wrote on ${input.sentAt.toUTCString()}:`,
+    quoted,
+  ]);
+}
+
+/**
+ * The newsletter's double opt-in: the confirmation link and, as in every newsletter e-mail, an
+ * unsubscribe link in the body and in the List-Unsubscribe headers (RFC 2369; RFC 8058 one-click).
+ */
+export function newsletterConfirmEmail(input: { confirmUrl: string; unsubscribeUrl: string; expiresInDays: number }): RenderedEmail {
+  return {
+    ...render(
+      'newsletter-confirm',
+      'Confirm your subscription to the Parley newsletter',
+      [
+        'Hi,',
+        `Someone — hopefully you — asked to receive the Parley newsletter at this address. Confirm to start receiving it; the link works for ${input.expiresInDays} days.`,
+        'If it was not you, ignore this e-mail: you will not be subscribed.',
+      ],
+      { label: 'Confirm subscription', url: input.confirmUrl },
+      { text: 'Do not want these e-mails?', link: { label: 'Unsubscribe', url: input.unsubscribeUrl } },
+    ),
+    headers: newsletterHeaders(input.unsubscribeUrl),
+  };
+}
+
+/** The headers every newsletter e-mail carries: mail clients show an Unsubscribe button, one click (RFC 8058). */
+export function newsletterHeaders(unsubscribeUrl: string): Record<string, string> {
+  return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }

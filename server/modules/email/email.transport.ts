@@ -6,6 +6,8 @@ export interface OutgoingEmail {
   subject: string;
   text: string;
   html: string | null;
+  /** Extra headers (List-Unsubscribe, Reply-To). */
+  headers?: Readonly<Record<string, string>> | null;
 }
 
 export interface EmailTransport {
@@ -25,6 +27,7 @@ export function createSmtpTransport(url: string, from: string): EmailTransport {
         subject: email.subject,
         text: email.text,
         ...(email.html ? { html: email.html } : {}),
+        ...(email.headers ? { headers: { ...email.headers } } : {}),
       });
       return { messageId: typeof info.messageId === 'string' ? info.messageId : null };
     },

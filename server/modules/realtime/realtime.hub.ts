@@ -9,6 +9,7 @@
  *   "widget"             a visitor's own conversation
  *   "automations"        staff: every automation's executions and messages; client users: their client's
  *   "automation:<id>"    one automation's executions and messages (authorised when subscribing)
+ *   "contact-messages"   administrators: new contact form messages
  */
 import type { Logger } from 'pino';
 import type { RealtimeEventName, RealtimeServerMessage } from '../../../common/api/realtime';
@@ -46,6 +47,8 @@ export interface RealtimeLoaders {
   automationMessage?(id: string): Promise<{ view: unknown; automationId: string; clientId: string | null } | undefined>;
   /** Whether a user may see an automation (subscription check). */
   canSeeAutomation?(user: SessionUser, automationId: string): Promise<boolean>;
+  /** A contact form message in its API shape (administrators only), or undefined if gone. */
+  contactMessage?(id: string): Promise<unknown>;
 }
 
 export interface Connection {
@@ -118,6 +121,8 @@ export class RealtimeHub {
       if (!(await this.#loaders.canSeeConversation(principal.user, topic.slice('conversation:'.length)))) return refuse;
     } else if (topic.startsWith('automation:')) {
       if (!(await this.#loaders.canSeeAutomation?.(principal.user, topic.slice('automation:'.length)))) return refuse;
+    } else if (topic === 'contact-messages') {
+      if (principal.user.role !== 'admin') return refuse;
     }
     connection.topics.add(topic);
     return { type: 'subscribed', id, topic };
@@ -222,6 +227,16 @@ export class RealtimeHub {
           if (c.principal.kind !== 'user' || c.principal.user.id !== event.payload.userId || !c.topics.has('notifications')) continue;
           this.#emit(c, 'notifications', event.name, { id: event.payload.notificationId });
         }
+        return;
+      }
+      case 'contact_message.created': {
+        const listening = [...this.#connections.values()].filter(
+          (c) => c.principal.kind === 'user' && c.principal.user.role === 'admin' && c.topics.has('contact-messages'),
+        );
+        if (listening.length === 0) return;
+        const view = await this.#loaders.contactMessage?.(event.payload.messageId);
+        if (view === undefined) return;
+        for (const c of listening) this.#emit(c, 'contact-messages', event.name, view);
         return;
       }
       default: {

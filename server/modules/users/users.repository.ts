@@ -114,17 +114,17 @@ export class UsersRepository {
   }
 
   /**
-   * Who is told about a conversation: the staff (admins and managers) and, with `clientId`, that
-   * client's own users; enabled accounts only, with their e-mail preferences.
+   * Who is told about a conversation: the staff (admins and managers, or only `staffRoles`) and,
+   * with `clientId`, that client's own users; enabled accounts only, with their e-mail preferences.
    */
-  async findRecipients(filter: { clientId?: string }, db: Db = this.db): Promise<Recipient[]> {
+  async findRecipients(filter: { clientId?: string; staffRoles?: readonly Role[] }, db: Db = this.db): Promise<Recipient[]> {
     return db
       .selectFrom('users')
       .leftJoin('userRoles', 'userRoles.userId', 'users.id')
       .select(['users.id', 'users.email', 'users.fullName', 'users.notificationPreferences'])
       .where('users.disabledAt', 'is', null)
       .where((eb) => {
-        const staff = eb('userRoles.role', 'in', ['admin', 'manager']);
+        const staff = eb('userRoles.role', 'in', filter.staffRoles ?? ['admin', 'manager']);
         return filter.clientId === undefined ? staff : eb.or([staff, eb('users.clientId', '=', filter.clientId)]);
       })
       .execute();

@@ -175,10 +175,10 @@ export class UsersService {
   }
 
   /**
-   * Who is told about a conversation: admins and managers and, with `clientId`, that client's
-   * own users (enabled accounts, with their notification preferences).
+   * Who is told about a conversation: admins and managers (or only `staffRoles`) and, with
+   * `clientId`, that client's own users (enabled accounts, with their notification preferences).
    */
-  async findRecipients(filter: { clientId?: string }, db?: Db): Promise<Recipient[]> {
+  async findRecipients(filter: { clientId?: string; staffRoles?: readonly Role[] }, db?: Db): Promise<Recipient[]> {
     return this.deps.users.findRecipients(filter, db);
   }
 

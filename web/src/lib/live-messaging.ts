@@ -131,6 +131,7 @@ export function applyInboxEvent(queryClient: QueryClient, event: RealtimeEvent, 
     case 'notification.created':
     case 'automation.execution.updated':
     case 'automation.message.created':
+    case 'contact_message.created':
       return;
     default: {
       const unhandled: never = event.event;
