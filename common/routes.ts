@@ -26,6 +26,7 @@ export const PAGE_ROUTES = {
   about: { paths: ['/about', '/about-us'], access: 'public' },
   contact: { paths: ['/contact', '/contact-us'], access: 'public' },
   blog: { paths: ['/blog'], access: 'public' },
+  blogPost: { paths: ['/blog/:slug'], access: 'public' },
   features: { paths: ['/features'], access: 'public' },
   clientSignup: { paths: ['/client-signup'], access: 'public' },
   unauthorized: { paths: ['/unauthorized', '/error/unauthorized'], access: 'public' },
@@ -63,6 +64,18 @@ export const PAGE_ROUTES = {
 } as const satisfies Record<string, PageRoute>;
 
 export type PageName = keyof typeof PAGE_ROUTES;
+
+/**
+ * The public site's pages, rendered on the server from stored content (issue 15 §4,
+ * server/http/public-site.ts, web/src/app/site): their HTML carries the content, and a small
+ * script adds what is interactive. The web app never renders them; a link to one loads the page.
+ */
+export const SITE_PAGES = ['home', 'services', 'about', 'contact', 'blog', 'blogPost', 'features'] as const satisfies readonly PageName[];
+export type SitePageName = (typeof SITE_PAGES)[number];
+
+export function isSitePage(name: PageName): name is SitePageName {
+  return (SITE_PAGES as readonly PageName[]).includes(name);
+}
 
 function segmentsMatch(pattern: string, path: string): boolean {
   const p = pattern.split('/');

@@ -16,7 +16,9 @@ test.describe('404, access denied and guards', () => {
   });
 
   test('a client-side navigation to an unknown path reports it to the server', async ({ page }) => {
-    await page.goto('/');
+    // A page of the app (the public site is rendered on the server and has no router).
+    await page.goto('/login');
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     const report = page.waitForRequest(
       (request) => request.url().endsWith('/api/v1/telemetry/not-found') && request.method() === 'POST',
     );

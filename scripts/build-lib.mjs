@@ -52,7 +52,8 @@ export function isBuildFresh() {
       fs.existsSync(path.join(root, 'dist/server/main.js')) &&
       fs.existsSync(path.join(root, 'dist/server/embedded-training.worker.js')) &&
       fs.existsSync(path.join(root, 'dist/web/index.html')) &&
-      fs.existsSync(path.join(root, 'dist/web/widget.js'))
+      fs.existsSync(path.join(root, 'dist/web/widget.js')) &&
+      fs.existsSync(path.join(root, 'dist/ssr/render.js'))
     );
   } catch {
     return false;
@@ -86,6 +87,23 @@ export async function buildWeb() {
   await vite.build({ configFile: path.join(root, 'web/vite.config.ts'), logLevel: 'warn' });
   // The chat widget goes into the same dist/web, after the app's build has emptied it.
   await vite.build({ configFile: path.join(root, 'web/widget/vite.config.ts'), logLevel: 'warn' });
+  await buildSiteRenderer(vite);
+}
+
+/** The public site's server renderer (web/src/app/site/render.tsx) as dist/ssr/render.js. */
+export async function buildSiteRenderer(vite) {
+  await vite.build({
+    configFile: path.join(root, 'web/vite.config.ts'),
+    logLevel: 'warn',
+    build: {
+      ssr: path.join(root, 'web/src/app/site/render.tsx'),
+      outDir: path.join(root, 'dist/ssr'),
+      emptyOutDir: true,
+      manifest: false,
+      copyPublicDir: false,
+      sourcemap: true,
+    },
+  });
 }
 
 export async function buildAll() {

@@ -24,6 +24,15 @@ export default defineConfig({
     // Every browser Parley supports has <link rel=modulepreload>; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     reportCompressedSize: true,
+    // The server reads the site script's and stylesheet's hashed names from .vite/manifest.json
+    // (server/http/public-site.ts): the public site is rendered there, not from index.html.
+    manifest: true,
+    rollupOptions: {
+      input: {
+        app: new URL('./index.html', import.meta.url).pathname,
+        site: new URL('./src/app/site/islands.ts', import.meta.url).pathname,
+      },
+    },
   },
   server: {
     port: 5173,
@@ -32,6 +41,12 @@ export default defineConfig({
       '/api': { target: api, changeOrigin: false, ws: true },
       // Trailing slash: the page /webhooks (and /webhooks?tab=…) stays the app's; /webhooks/<platform> goes to the API.
       '/webhooks/': { target: api, changeOrigin: false },
+      // The public site is rendered by the API (server/http/public-site.ts, common/routes.ts SITE_PAGES);
+      // its pages then load the site script from this dev server.
+      '^(?:/|/services|/our-services|/about|/about-us|/contact|/contact-us|/blog|/blog/[^/?]+|/features|/sitemap\\.xml|/robots\\.txt|/newsletter/[^?]+)(?:\\?.*)?$': {
+        target: api,
+        changeOrigin: false,
+      },
       // The chat widget is its own build (web/widget): the API serves dist/web/widget.js once built.
       '/widget.js': { target: api, changeOrigin: false },
     },

@@ -1,13 +1,13 @@
 /**
  * Serves the built web app: hashed assets under /assets (cached for a year), index.html for every
- * page path of common/routes.ts, and for any other path the same index.html with a real 404 status
+ * page path of common/routes.ts but the server-rendered site's (./public-site.ts), and for any other path the same index.html with a real 404 status
  * (the app renders its 404 page) after logging the unknown path.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { PAGE_ROUTES } from '../../common/routes';
+import { isSitePage, PAGE_ROUTES, type PageName } from '../../common/routes';
 
 /** The website chat widget's bundle (web/widget), embedded by businesses' own sites. */
 export const WIDGET_SCRIPT = 'widget.js';
@@ -54,7 +54,10 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     return reply.status(status).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(readIndex());
   };
 
-  const pagePaths = new Set(Object.values(PAGE_ROUTES).flatMap((r) => r.paths));
+  // The public site's pages are rendered on the server (./public-site.ts), not by the app.
+  const pagePaths = new Set(
+    (Object.entries(PAGE_ROUTES) as [PageName, (typeof PAGE_ROUTES)[PageName]][]).filter(([name]) => !isSitePage(name)).flatMap(([, r]) => r.paths),
+  );
   for (const url of pagePaths) {
     app.get(url, { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) => sendIndex(reply, 200));
   }

@@ -3,10 +3,12 @@
  * jar and the CSRF double-submit handled like the web client does.
  */
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { fileURLToPath } from 'node:url';
 import { inject } from 'light-my-request';
 import { type Logger, pino } from 'pino';
 import { type BuildAppOptions, buildApp, type ParleyApp } from '../../server/app';
 import { type Config, loadConfig } from '../../server/config';
+import type { SiteRenderer } from '../../common/site';
 import type { Engine } from '../../server/db/database';
 import { CSRF_COOKIE, CSRF_HEADER } from '../../server/http/csrf';
 import type { Clock } from '../../server/lib/clock';
@@ -16,6 +18,10 @@ import type { ExecutionReconciler } from '../../server/modules/automations';
 import { createTestDatabase, type TestDatabase } from './database';
 
 export const TEST_PUBLIC_URL = 'http://localhost:3000';
+/** The site renderer's source, loaded through Vitest (the root tsconfig has no JSX: a path, not an import). */
+const SITE_RENDERER_SOURCE = fileURLToPath(new URL('../../web/src/app/site/render.tsx', import.meta.url));
+/** What the server-rendered pages link in tests (there is no build manifest). */
+export const TEST_SITE_ASSETS = { scripts: ['/assets/site-test.js'], styles: ['/assets/site-test.css'] };
 
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
   return loadConfig({
@@ -83,6 +89,8 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     executionReconciler: options.executionReconciler,
     workflowPorts: options.workflowPorts,
     eventSinks: options.eventSinks,
+    // The public site from its source (Vitest compiles it): tests run without a build.
+    site: { loadRenderer: async () => ((await import(/* @vite-ignore */ SITE_RENDERER_SOURCE)) as { default: SiteRenderer }).default, assets: TEST_SITE_ASSETS },
   });
   return {
     ...app,

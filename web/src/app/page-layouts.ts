@@ -5,15 +5,17 @@
  */
 import type { PageName } from '@common/routes';
 
-export type PageLayout = 'public' | 'auth' | 'app' | 'plain';
+/** `site`: rendered on the server (common/routes.ts SITE_PAGES); the web app only loads it as a document. */
+export type PageLayout = 'site' | 'public' | 'auth' | 'app' | 'plain';
 
 export const PAGE_LAYOUT = {
-  home: 'public',
-  services: 'public',
-  about: 'public',
-  contact: 'public',
-  blog: 'public',
-  features: 'public',
+  home: 'site',
+  services: 'site',
+  about: 'site',
+  contact: 'site',
+  blog: 'site',
+  blogPost: 'site',
+  features: 'site',
   clientSignup: 'public',
   signIn: 'auth',
   signUp: 'auth',

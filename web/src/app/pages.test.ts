@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { PAGE_ROUTES, type PageName } from '@common/routes';
+import { isSitePage, PAGE_ROUTES, type PageName } from '@common/routes';
 import { UPCOMING } from '@/features/upcoming/content';
 import { APP_PAGE_META } from './meta/app-meta';
 import { AUTH_PAGE_META } from './meta/auth-meta';
 import { PLAIN_PAGE_META } from './meta/plain-meta';
 import { PUBLIC_PAGE_META } from './meta/public-meta';
+import { SITE_PAGE_META } from './meta/site-meta';
 import { PAGE_LAYOUT } from './page-layouts';
 import { PAGE_COMPONENTS, UPCOMING_PAGES } from './pages';
 
 const names = Object.keys(PAGE_ROUTES) as PageName[];
 const metaOf = (name: PageName) =>
-  ({ ...PUBLIC_PAGE_META, ...AUTH_PAGE_META, ...APP_PAGE_META, ...PLAIN_PAGE_META })[name];
+  ({ ...SITE_PAGE_META, ...PUBLIC_PAGE_META, ...AUTH_PAGE_META, ...APP_PAGE_META, ...PLAIN_PAGE_META })[name];
 
 describe('the page table', () => {
   it('gives every page of common/routes.ts a screen, a layout and its own title and description', () => {
@@ -24,6 +25,10 @@ describe('the page table', () => {
       titles.add(`${meta.title}|${meta.description}`);
     }
     expect(titles.size).toBe(names.length);
+  });
+
+  it('renders exactly the site pages on the server', () => {
+    for (const name of names) expect(PAGE_LAYOUT[name] === 'site', name).toBe(isSitePage(name));
   });
 
   it('keeps every guarded page out of the public and auth layouts', () => {

@@ -52,6 +52,7 @@ export function AppRouter() {
             {routesFor('app')}
           </Route>
           {routesFor('plain')}
+          {routesFor('site')}
           <Route path="*" element={<NotFoundScreen />} />
         </Route>
       </Routes>

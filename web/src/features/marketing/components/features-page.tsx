@@ -1,6 +1,8 @@
 import { Check } from 'lucide-react';
 import { Link } from 'react-router';
-import { FEATURE_CARDS, INTEGRATIONS, type IntegrationStatus } from '../content/features';
+import type { IntegrationStatus } from '@common/api/content';
+import type { SiteContent } from '@common/site';
+import { FEATURE_CARDS } from '../content/features';
 import { outlineLink, PageHero, primaryLink } from './page-hero';
 
 const STATUS_CLASS: Record<IntegrationStatus, string> = {
@@ -9,7 +11,12 @@ const STATUS_CLASS: Record<IntegrationStatus, string> = {
   'Coming Soon': 'border-border bg-muted text-muted-foreground',
 };
 
-export function FeaturesPage() {
+/**
+ * Features (spec part 1 §2.5): the eight cards, the integrations grid — each status is the
+ * product's own (a channel Parley supports end to end is Live) unless the editor overrides it —
+ * and the call to action.
+ */
+export function FeaturesPage({ integrations }: { integrations: SiteContent['integrations'] }) {
   return (
     <>
       <PageHero title="Features">Everything Parley does to answer your customers, on every channel, around the clock.</PageHero>
@@ -38,8 +45,8 @@ export function FeaturesPage() {
             Platform integrations
           </h2>
           <ul className="mt-10 grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
-            {INTEGRATIONS.map((integration) => (
-              <li key={integration.name} className="flex items-center justify-between rounded-xl border bg-card p-4">
+            {integrations.map((integration) => (
+              <li key={integration.id} className="flex items-center justify-between rounded-xl border bg-card p-4">
                 <span className="font-medium">{integration.name}</span>
                 <span className={`rounded-md border px-2 py-0.5 text-xs font-medium ${STATUS_CLASS[integration.status]}`}>
                   {integration.status}

@@ -1,8 +1,8 @@
 import { Bot, MessagesSquare, Workflow, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import type { HeroContent, HeroFeatureIcon } from '../content/hero';
+import type { HeroContent } from '@common/api/content';
 
-const FEATURE_ICONS: Record<HeroFeatureIcon, LucideIcon> = {
+const FEATURE_ICONS: Record<HeroContent['features'][number]['icon'], LucideIcon> = {
   channels: MessagesSquare,
   agents: Bot,
   automation: Workflow,
@@ -10,11 +10,12 @@ const FEATURE_ICONS: Record<HeroFeatureIcon, LucideIcon> = {
 
 export const FEATURES_SECTION_ID = 'features';
 
-export function LandingHero({ content }: { content: HeroContent }) {
-  const scrollToFeatures = () => {
-    document.getElementById(FEATURES_SECTION_ID)?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  };
-
+/**
+ * The landing page's hero (spec part 1 §2.4) from stored content: badge, heading, description,
+ * three feature chips, two buttons (the secondary one scrolls to the features block: a plain
+ * anchor, so it works before any script), the social-proof line and the active hero stats.
+ */
+export function LandingHero({ content, stats }: { content: HeroContent; stats: readonly { number: string; label: string }[] }) {
   return (
     <section className="relative overflow-hidden">
       <div
@@ -25,19 +26,16 @@ export function LandingHero({ content }: { content: HeroContent }) {
         <span className="rounded-full border border-primary/40 bg-primary/10 px-3 py-1 text-xs font-medium text-primary">
           {content.badge}
         </span>
-        <h1 className="mt-6 max-w-4xl text-4xl font-bold tracking-tight text-balance md:text-6xl">
+        <h1 className="mt-6 max-w-4xl text-4xl font-bold tracking-tight text-balance break-words md:text-6xl">
           {content.heading}{' '}
           <span className="bg-gradient-to-r from-primary to-sky-400 bg-clip-text text-transparent">{content.subheading}</span>
         </h1>
-        <p className="mt-6 max-w-2xl text-lg text-pretty text-muted-foreground">{content.description}</p>
+        <p className="mt-6 max-w-2xl text-lg text-pretty break-words text-muted-foreground">{content.description}</p>
         <ul className="mt-8 flex flex-wrap justify-center gap-3" aria-label="Highlights">
           {content.features.map((feature) => {
             const Icon = FEATURE_ICONS[feature.icon];
             return (
-              <li
-                key={feature.label}
-                className="inline-flex items-center gap-2 rounded-full border bg-card px-3 py-1.5 text-sm"
-              >
+              <li key={feature.label} className="inline-flex items-center gap-2 rounded-full border bg-card px-3 py-1.5 text-sm">
                 <Icon aria-hidden className="size-4 text-primary" />
                 {feature.label}
               </li>
@@ -51,23 +49,24 @@ export function LandingHero({ content }: { content: HeroContent }) {
           >
             {content.ctaPrimary}
           </Link>
-          <button
-            type="button"
-            onClick={scrollToFeatures}
+          <a
+            href={`#${FEATURES_SECTION_ID}`}
             className="inline-flex h-11 items-center justify-center rounded-md border border-input px-6 text-sm font-medium transition-colors hover:bg-accent"
           >
             {content.ctaSecondary}
-          </button>
+          </a>
         </div>
         <p className="mt-6 text-sm text-muted-foreground">{content.socialProof}</p>
-        <dl className="mt-12 grid w-full max-w-3xl grid-cols-2 gap-6 md:grid-cols-4">
-          {content.stats.map((stat) => (
-            <div key={stat.label} className="flex flex-col-reverse gap-1">
-              <dt className="text-sm text-muted-foreground">{stat.label}</dt>
-              <dd className="text-3xl font-bold tracking-tight">{stat.number}</dd>
-            </div>
-          ))}
-        </dl>
+        {stats.length > 0 ? (
+          <dl className="mt-12 grid w-full max-w-3xl grid-cols-2 gap-6 md:grid-cols-4">
+            {stats.map((stat) => (
+              <div key={`${stat.number}|${stat.label}`} className="flex flex-col-reverse gap-1">
+                <dt className="text-sm text-muted-foreground">{stat.label}</dt>
+                <dd className="text-3xl font-bold tracking-tight">{stat.number}</dd>
+              </div>
+            ))}
+          </dl>
+        ) : null}
       </div>
     </section>
   );

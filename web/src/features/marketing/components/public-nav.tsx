@@ -1,6 +1,7 @@
 /**
- * Top navigation of the public pages (spec part 1 §2.3). Plain class strings and no UI kit: this is
- * on the landing page's bundle, which has a size budget.
+ * Top navigation of the public pages (spec part 1 §2.3). Plain class strings and no UI kit. On the
+ * server-rendered site the menu button and the signed-in account area are the site script's
+ * (`data-island="menu-toggle"`, `data-account`): the markup works both ways.
  */
 import { Menu, X } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
@@ -67,26 +68,30 @@ export function PublicNav({ account }: { account: PublicNavAccount }) {
         <nav aria-label="Main" className="hidden items-center gap-1 md:flex">
           {navLinks}
         </nav>
-        <div className="hidden min-h-9 items-center gap-2 md:flex">{accountArea('desktop')}</div>
+        <div className="hidden min-h-9 items-center gap-2 md:flex" data-account="desktop">
+          {accountArea('desktop')}
+        </div>
         <button
           type="button"
           className="inline-flex size-9 items-center justify-center rounded-md hover:bg-accent md:hidden"
           aria-label={open ? 'Close menu' : 'Open menu'}
           aria-expanded={open}
           aria-controls="mobile-menu"
+          data-island="menu-toggle"
           onClick={() => setOpenOn(open ? null : pathname)}
         >
-          {open ? <X aria-hidden className="size-5" /> : <Menu aria-hidden className="size-5" />}
+          <Menu aria-hidden data-icon="open" className={`size-5 ${open ? 'hidden' : ''}`} />
+          <X aria-hidden data-icon="close" className={`size-5 ${open ? '' : 'hidden'}`} />
         </button>
       </div>
-      {open ? (
-        <div id="mobile-menu" className="border-t px-4 pt-2 pb-4 md:hidden">
-          <nav aria-label="Mobile" className="flex flex-col">
-            {navLinks}
-          </nav>
-          <div className="mt-3 flex flex-col gap-2">{accountArea('mobile')}</div>
+      <div id="mobile-menu" hidden={!open} className="border-t px-4 pt-2 pb-4 md:hidden">
+        <nav aria-label="Mobile" className="flex flex-col">
+          {navLinks}
+        </nav>
+        <div className="mt-3 flex flex-col gap-2" data-account="mobile">
+          {accountArea('mobile')}
         </div>
-      ) : null}
+      </div>
     </header>
   );
 }

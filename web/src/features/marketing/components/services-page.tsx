@@ -1,9 +1,19 @@
-import { Check } from 'lucide-react';
+import { BarChart3, Check, MessageSquare, Plug, Rocket, Users, Workflow, type LucideIcon } from 'lucide-react';
 import { Link } from 'react-router';
-import { SERVICES } from '@common/marketing/services';
+import type { ServicesContent } from '@common/api/content';
 import { outlineLink, PageHero, primaryLink } from './page-hero';
 
-export function ServicesPage() {
+const ICONS: Record<ServicesContent['services'][number]['icon'], LucideIcon> = {
+  message: MessageSquare,
+  workflow: Workflow,
+  rocket: Rocket,
+  plug: Plug,
+  users: Users,
+  chart: BarChart3,
+};
+
+/** Services (spec part 2 "Public pages"): the six stored cards, 'Most Popular', Get Started, call to action. */
+export function ServicesPage({ content }: { content: ServicesContent }) {
   return (
     <>
       <PageHero title="Our Services">
@@ -11,32 +21,33 @@ export function ServicesPage() {
       </PageHero>
       <section id="pricing" aria-label="Services" className="mx-auto max-w-6xl scroll-mt-20 px-4 py-16">
         <ul className="grid gap-6 md:grid-cols-2 lg:grid-cols-3">
-          {SERVICES.map((service) => (
-            <li
-              key={service.id}
-              className={`relative flex flex-col rounded-xl border bg-card p-6 ${service.popular ? 'border-primary' : ''}`}
-            >
-              {service.popular ? (
-                <span className="absolute -top-3 left-6 rounded-full bg-primary px-3 py-0.5 text-xs font-medium text-primary-foreground">
-                  Most Popular
-                </span>
-              ) : null}
-              <h2 className="text-lg font-semibold">{service.title}</h2>
-              <p className="mt-2 text-sm text-muted-foreground">{service.description}</p>
-              <ul className="mt-4 grid gap-2 text-sm">
-                {service.features.map((feature) => (
-                  <li key={feature} className="flex items-center gap-2">
-                    <Check aria-hidden className="size-4 text-primary" />
-                    {feature}
-                  </li>
-                ))}
-              </ul>
-              <p className="mt-6 text-xl font-semibold">{service.price}</p>
-              <Link to="/client-signup" className={`${primaryLink} mt-4`}>
-                Get Started
-              </Link>
-            </li>
-          ))}
+          {content.services.map((service) => {
+            const Icon = ICONS[service.icon];
+            return (
+              <li key={service.id} className={`relative flex flex-col rounded-xl border bg-card p-6 ${service.popular ? 'border-primary' : ''}`}>
+                {service.popular ? (
+                  <span className="absolute -top-3 left-6 rounded-full bg-primary px-3 py-0.5 text-xs font-medium text-primary-foreground">
+                    Most Popular
+                  </span>
+                ) : null}
+                <Icon aria-hidden className="size-6 text-primary" />
+                <h2 className="mt-4 text-lg font-semibold break-words">{service.title}</h2>
+                <p className="mt-2 text-sm break-words text-muted-foreground">{service.description}</p>
+                <ul className="mt-4 grid gap-2 text-sm">
+                  {service.features.map((feature) => (
+                    <li key={feature} className="flex items-start gap-2 break-words">
+                      <Check aria-hidden className="mt-0.5 size-4 shrink-0 text-primary" />
+                      {feature}
+                    </li>
+                  ))}
+                </ul>
+                <p className="mt-auto pt-6 text-xl font-semibold">{service.price}</p>
+                <Link to="/client-signup" className={`${primaryLink} mt-4`}>
+                  Get Started
+                </Link>
+              </li>
+            );
+          })}
         </ul>
       </section>
       <section className="border-t">

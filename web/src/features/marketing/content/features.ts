@@ -56,18 +56,3 @@ export const FEATURE_CARDS: readonly FeatureCard[] = [
     category: 'Platform',
   },
 ];
-
-export type IntegrationStatus = 'Live' | 'Beta' | 'Coming Soon';
-
-/**
- * Channels and tools, with their honest status in this release: the four channel kinds are connected
- * and answered today (server/modules/channels); n8n and Zapier are not built yet.
- */
-export const INTEGRATIONS: readonly { name: string; status: IntegrationStatus }[] = [
-  { name: 'WhatsApp Business', status: 'Live' },
-  { name: 'Instagram', status: 'Live' },
-  { name: 'Facebook Messenger', status: 'Live' },
-  { name: 'Custom Platforms', status: 'Live' },
-  { name: 'n8n', status: 'Coming Soon' },
-  { name: 'Zapier', status: 'Coming Soon' },
-];

@@ -1,49 +1,12 @@
 /**
- * The landing page's default hero (spec part 1 §2.4). Its shape is the "hero content" of spec part 2
- * §3, so the content editor of a later issue can override it field by field.
+ * The landing page's fixed features block (the target of the hero's secondary button). The hero
+ * itself is stored content (common/api/content.ts, edited in the Content Management Panel).
  */
-export type HeroFeatureIcon = 'channels' | 'agents' | 'automation';
-
-export interface HeroContent {
-  badge: string;
-  heading: string;
-  subheading: string;
-  description: string;
-  ctaPrimary: string;
-  ctaSecondary: string;
-  socialProof: string;
-  stats: readonly { number: string; label: string }[];
-  features: readonly { icon: HeroFeatureIcon; label: string }[];
-}
-
-export const DEFAULT_HERO: HeroContent = {
-  badge: 'AI customer messaging, 24/7',
-  heading: 'Answer every customer message,',
-  subheading: 'on every channel, around the clock',
-  description:
-    'Parley connects WhatsApp, Instagram, Facebook Messenger and your own channels to AI agents that reply in seconds, hand the conversation to your team when it matters, and keep every thread in one place.',
-  ctaPrimary: 'Schedule a Demo',
-  ctaSecondary: 'Explore Features',
-  socialProof: 'Trusted by 500+ businesses · 14-day free trial · No credit card required',
-  stats: [
-    { number: '99.9%', label: 'Uptime' },
-    { number: '10M+', label: 'Messages Processed' },
-    { number: '500+', label: 'Happy Clients' },
-    { number: '24/7', label: 'Support' },
-  ],
-  features: [
-    { icon: 'channels', label: 'WhatsApp, Instagram & Messenger' },
-    { icon: 'agents', label: 'AI agents with human handoff' },
-    { icon: 'automation', label: 'n8n & Zapier automations' },
-  ],
-};
-
 export interface FeatureHighlight {
   title: string;
   description: string;
 }
 
-/** The landing page's features block, the target of the secondary hero button. */
 export const FEATURE_HIGHLIGHTS: readonly FeatureHighlight[] = [
   {
     title: 'One inbox for every channel',

@@ -1,5 +1,0 @@
-import { BlogPage } from '@/features/marketing/components/blog-page';
-
-export default function BlogRoute() {
-  return <BlogPage />;
-}

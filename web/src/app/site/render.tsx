@@ -1,0 +1,137 @@
+/**
+ * The server renderer of the public site (issue 15 §4): built with Vite's SSR build to
+ * dist/ssr/render.js and called by server/http/public-site.ts with the stored content. It renders
+ * the page's markup only — static HTML, no React on the client: what is interactive (the menu,
+ * the contact and newsletter forms, the signed-in account area, the chat widget) is added by the
+ * small site script (./islands.ts).
+ */
+import type { ReactNode } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { StaticRouter } from 'react-router';
+import type { SiteRenderer, SiteRenderInput, SiteRenderResult } from '@common/site';
+import { PAGE_ROUTES } from '@common/routes';
+import { AboutPage } from '@/features/marketing/components/about-page';
+import { BlogPage } from '@/features/marketing/components/blog-page';
+import { BlogPostNotFound, BlogPostPage } from '@/features/marketing/components/blog-post-page';
+import { ContactPage } from '@/features/marketing/components/contact-page';
+import { FeaturesPage } from '@/features/marketing/components/features-page';
+import { LandingFeatures } from '@/features/marketing/components/landing-features';
+import { LandingHero } from '@/features/marketing/components/landing-hero';
+import { PublicFooter } from '@/features/marketing/components/public-footer';
+import { PublicNav } from '@/features/marketing/components/public-nav';
+import { ServicesPage } from '@/features/marketing/components/services-page';
+import { FEATURE_HIGHLIGHTS } from '@/features/marketing/content/hero';
+import { SITE_PAGE_META } from '../meta/site-meta';
+
+const APP_NAME = 'Parley';
+
+function fullTitle(title: string): string {
+  return title.startsWith(APP_NAME) ? title : `${title} | ${APP_NAME}`;
+}
+
+function Layout({ children }: { children: ReactNode }) {
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-primary focus:px-3 focus:py-2 focus:text-primary-foreground"
+      >
+        Skip to content
+      </a>
+      <PublicNav account={{ status: 'signed-out' }} />
+      <main id="main" className="flex-1">
+        {children}
+      </main>
+      <PublicFooter />
+    </div>
+  );
+}
+
+interface PageParts {
+  status: 200 | 404;
+  element: ReactNode;
+  title: string;
+  description: string;
+  image: string | null;
+  type: 'website' | 'article';
+  publishedTime: string | null;
+}
+
+function pageFor(input: SiteRenderInput): PageParts {
+  const { content, query } = input;
+  const meta = SITE_PAGE_META[input.page];
+  const base = { status: 200 as const, title: fullTitle(meta.title), description: meta.description, image: null, type: 'website' as const, publishedTime: null };
+  switch (input.page) {
+    case 'home':
+      return {
+        ...base,
+        element: (
+          <>
+            <LandingHero content={content.hero} stats={content.heroStats} />
+            <LandingFeatures features={FEATURE_HIGHLIGHTS} />
+          </>
+        ),
+      };
+    case 'services':
+      return { ...base, element: <ServicesPage content={content.services} /> };
+    case 'about':
+      return { ...base, element: <AboutPage about={content.about} contactEmail={content.contact.email} /> };
+    case 'contact':
+      return { ...base, element: <ContactPage contact={content.contact} /> };
+    case 'features':
+      return { ...base, element: <FeaturesPage integrations={content.integrations} /> };
+    case 'blog': {
+      const category = query.category && content.blog.categories.includes(query.category) && query.category !== 'All' ? query.category : null;
+      return {
+        ...base,
+        title: fullTitle(content.blog.title === 'Blog' ? meta.title : content.blog.title),
+        description: content.blog.subtitle || meta.description,
+        element: <BlogPage page={content.blog} posts={content.posts} category={category} notice={query.newsletter ?? null} />,
+      };
+    }
+    case 'blogPost': {
+      const post = input.post ?? null;
+      if (post === null) {
+        return { ...base, status: 404, title: fullTitle('Post not found'), element: <BlogPostNotFound /> };
+      }
+      return {
+        ...base,
+        title: fullTitle(post.title),
+        description: post.excerpt,
+        image: post.image,
+        type: 'article',
+        publishedTime: post.publishedAt,
+        element: <BlogPostPage post={post} />,
+      };
+    }
+  }
+}
+
+function canonicalPath(input: SiteRenderInput): string {
+  if (input.page === 'blogPost') return input.post ? `/blog/${input.post.slug}` : input.path;
+  const canonical = PAGE_ROUTES[input.page].paths[0];
+  if (input.page === 'blog' && input.query.category) return `${canonical}?category=${encodeURIComponent(input.query.category)}`;
+  return canonical;
+}
+
+export function renderSite(input: SiteRenderInput): SiteRenderResult {
+  const parts = pageFor(input);
+  const search = new URLSearchParams(input.query).toString();
+  const body = renderToStaticMarkup(
+    <StaticRouter location={search ? `${input.path}?${search}` : input.path}>
+      <Layout>{parts.element}</Layout>
+    </StaticRouter>,
+  );
+  return {
+    status: parts.status,
+    body,
+    title: parts.title,
+    description: parts.description,
+    canonicalPath: canonicalPath(input),
+    image: parts.image,
+    type: parts.type,
+    publishedTime: parts.publishedTime,
+  };
+}
+
+export default { renderSite } satisfies SiteRenderer;
