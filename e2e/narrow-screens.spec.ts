@@ -60,9 +60,32 @@ async function measure(page: Page): Promise<Overflow> {
   });
 }
 
-/** Every path of every page `role` may open (null: signed out), aliases included. */
-function pathsFor(role: Role | null): string[] {
-  return (Object.values(PAGE_ROUTES) as PageRoute[]).filter((route) => canOpen(route.access, role)).flatMap((route) => [...route.paths]);
+/** Every path of every page `role` may open (null: signed out), aliases included; `:slug` is a blog post's. */
+function pathsFor(role: Role | null, slug = 'no-such-post'): string[] {
+  return (Object.values(PAGE_ROUTES) as PageRoute[])
+    .filter((route) => canOpen(route.access, role))
+    .flatMap((route) => route.paths.map((path) => path.replace(':slug', slug)));
+}
+
+/** A published post with a long unbroken title, a wide table and a long link in its body. */
+async function publishLongPost(playwright: Parameters<typeof apiAs>[0], baseURL: string): Promise<string> {
+  const api = await apiAs(playwright, baseURL);
+  try {
+    const post = await api.post<{ slug: string }>('/api/v1/blog-posts', {
+      title: unique('Supercalifragilisticexpialidocious-automation-for-international-bakeries'),
+      excerpt: 'A post whose parts are all longer than a phone is wide.',
+      author: 'Narrow Screens',
+      date: 'March 15, 2024',
+      readTime: '5 min read',
+      category: 'Tutorial',
+      image: 'https://images.example.com/narrow.png',
+      body: `# Heading\n\n| a | b | c | d | e | f |\n|---|---|---|---|---|---|\n| ${'wide '.repeat(20)} | 2 | 3 | 4 | 5 | 6 |\n\nhttps://example.com/${'x'.repeat(150)}\n\n\`\`\`\n${'code '.repeat(60)}\n\`\`\`\n`,
+      status: 'published',
+    });
+    return post.slug;
+  } finally {
+    await api.dispose();
+  }
 }
 
 async function expectNoSidewaysScroll(page: Page, paths: readonly string[], who: string): Promise<void> {
@@ -114,8 +137,9 @@ test.describe('at 390 px no page scrolls sideways', () => {
     }
   }
 
-  test('signed out: every public page', async ({ page }) => {
-    await expectNoSidewaysScroll(page, pathsFor(null), 'a visitor');
+  test('signed out: every public page', async ({ page, playwright, baseURL }) => {
+    const slug = await publishLongPost(playwright, baseURL!);
+    await expectNoSidewaysScroll(page, [...pathsFor(null, slug), '/blog?category=Tutorial', '/blog?newsletter=invalid'], 'a visitor');
   });
 
   /** States of pages that live in the URL: an open conversation, client or tab. */
@@ -142,6 +166,10 @@ test.describe('at 390 px no page scrolls sideways', () => {
         `/settings?tab=agents&client=${clientId}&section=knowledge`,
         `/agents?client=${clientId}&days=30`,
         '/settings?tab=security',
+        // The Content Management Panel's tabs and Page Content sections (the blog posts list is /admin).
+        '/admin?tab=content',
+        ...['services', 'blog', 'about', 'contact', 'features', 'messages', 'newsletter'].map((section) => `/admin?tab=content&section=${section}`),
+        '/admin?tab=n8n',
       ],
       'admin',
     );

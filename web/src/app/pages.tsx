@@ -13,20 +13,22 @@ export const UPCOMING_PAGES = [
   'insights',
   'summary',
   'analytics',
-  'adminDashboard',
   'productionStatus',
   'adminInsights',
 ] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
+/** The server renders the public site: reached from inside the app, it is loaded as a document. */
+const SiteDocument = lazy(() => import('./routes/site-document'));
 
 export const PAGE_COMPONENTS: Record<PageName, Screen> = {
-  home: lazy(() => import('./routes/public/landing')),
-  services: lazy(() => import('./routes/public/services')),
-  about: lazy(() => import('./routes/public/about')),
-  contact: lazy(() => import('./routes/public/contact')),
-  blog: lazy(() => import('./routes/public/blog')),
-  features: lazy(() => import('./routes/public/features')),
+  home: SiteDocument,
+  services: SiteDocument,
+  about: SiteDocument,
+  contact: SiteDocument,
+  blog: SiteDocument,
+  blogPost: SiteDocument,
+  features: SiteDocument,
   clientSignup: lazy(() => import('./routes/public/client-signup')),
   signIn: lazy(() => import('./routes/auth/sign-in')),
   signUp: lazy(() => import('./routes/auth/sign-up')),
@@ -56,7 +58,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   summary: Upcoming,
   automations: lazy(() => import('./routes/app/automations')),
   analytics: Upcoming,
-  adminDashboard: Upcoming,
+  adminDashboard: lazy(() => import('./routes/app/admin-content')),
   productionStatus: Upcoming,
   adminInsights: Upcoming,
   adminWebhooks: lazy(() => import('./routes/app/webhooks')),

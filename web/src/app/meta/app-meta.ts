@@ -70,8 +70,9 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
     description: 'Message volume, response times and agent performance.',
   },
   adminDashboard: {
-    title: 'Content Management',
-    description: 'Manage blog posts, public page content and the n8n integration guide.',
+    title: 'Content Management Panel',
+    subtitle: 'Blog posts, page content and the n8n guide',
+    description: 'Manage blog posts, public page content, contact messages and the n8n integration guide.',
   },
   productionStatus: {
     title: 'Production Readiness',

@@ -8,7 +8,6 @@ import {
   Gauge,
   LayoutDashboard,
   LineChart,
-  Newspaper,
   Sparkles,
   type LucideIcon,
 } from 'lucide-react';
@@ -25,7 +24,6 @@ export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   insights: { icon: LineChart, notice: 'Analytics & Insights is not available yet.' },
   summary: { icon: Sparkles, notice: 'The AI Summary is not available yet.' },
   analytics: { icon: Activity, notice: 'Analytics is not available yet.' },
-  adminDashboard: { icon: Newspaper, notice: 'Content Management is not available yet.' },
   productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
   adminInsights: { icon: LineChart, notice: 'Admin Insights is not available yet.' },
 };

@@ -21,6 +21,7 @@ import {
   Zap,
   Bell,
   Mail,
+  Newspaper,
   ShieldCheck,
   type LucideIcon,
 } from 'lucide-react';
@@ -84,6 +85,7 @@ export function searchablePagesFor(role: Role): readonly NavItem[] {
     extra.push(
       { label: 'User Management', to: '/admin/users', icon: ShieldCheck },
       { label: 'Email Outbox', to: '/admin/outbox', icon: Mail },
+      { label: 'Content Management', to: '/admin', icon: Newspaper },
     );
   }
   const pages: NavItem[] = [];
