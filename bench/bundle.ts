@@ -1,34 +1,44 @@
 /**
- * JavaScript the landing page `/` really loads: dist/web is served on loopback and `/` is opened
- * in Debian's Chromium; every script the page fetches until the network is idle is counted — the
- * entry, its static imports and the lazy route chunks the landing page needs. Without Chromium the
- * figure falls back to the static count (entry + static imports only) and says so. Sizes are gzip
- * level 9 (node:zlib), which is what a pre-compressing server or CDN ships; on-the-fly gzip at
- * level 6 is about 1–2 % larger.
+ * JavaScript the landing page `/` really loads: the real built server (`startParley`, PGlite)
+ * renders `/` (issue 15 §4: the public pages are HTML from the server with one small island
+ * script), and Debian's Chromium opens it; every script it fetches until the network is idle is
+ * counted — except Parley's own chat widget (`/widget.js`), which the page loads when it is idle or
+ * at the first interaction, and which is reported on its own row. `/login` (the React app) is
+ * measured the same way, so the app's size stays visible. Without Chromium the figures fall back to
+ * the static count (the page's script tags and their static imports) and say so. Sizes are gzip
+ * level 9 (node:zlib), which is what a pre-compressing server or CDN ships; on-the-fly gzip at level
+ * 6 is about 1–2 % larger.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { chromium, type Response } from '@playwright/test';
 import { gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
+import { CHROMIUM, CHROMIUM_FLAGS, hasChromium } from './lib/chromium';
 import type { BenchContext, BenchGroup } from './lib/context';
+import { startParley } from './lib/parley';
 import { spawnNode } from './lib/process';
 import type { GroupReporter } from './lib/report';
 import { kb } from './lib/stats';
 
-const GOAL = { text: '≤ 100 KB gzip', max: 100 * 1024 };
+/** Issue 15 §6: JavaScript for `/` before interaction, chat widget excluded. (Until issue 15, with `/` the SPA: ≤ 100 KB.) */
+const GOAL = { text: '≤ 60 KB gzip', max: 60 * 1024 };
+/** The website chat widget's bundle (server/http/web-app.ts WIDGET_SCRIPT). */
+const WIDGET_PATH = '/widget.js';
 
 interface Asset {
+  /** A file path (static count) or a URL path (fetched in the browser). */
   file: string;
   raw: number;
   gzip: number;
 }
 
-function gzipSize(file: string): Asset {
-  const content = fs.readFileSync(file);
+function sizes(file: string, content: Buffer): Asset {
   return { file, raw: content.length, gzip: gzipSync(content, { level: 9 }).length };
+}
+
+function gzipSize(file: string): Asset {
+  return sizes(file, fs.readFileSync(file));
 }
 
 function attributes(tag: string): Map<string, string> {
@@ -63,9 +73,8 @@ export interface InitialLoad {
   styles: Asset[];
 }
 
-/** What `index.html` in `distDir` makes the browser fetch before first render. */
-export async function initialLoad(distDir: string): Promise<InitialLoad> {
-  const html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8');
+/** What an HTML document whose assets are in `distDir` makes the browser fetch before first render (module scripts, their static imports, stylesheets). */
+async function initialLoadOf(html: string, distDir: string): Promise<InitialLoad> {
   const toFile = (url: string) => path.join(distDir, url.replace(/^\//u, '').split(/[?#]/u)[0]!);
   const pending: string[] = [];
   const styles: string[] = [];
@@ -92,46 +101,91 @@ export async function initialLoad(distDir: string): Promise<InitialLoad> {
   return { scripts: [...seen].sort().map(gzipSize), styles: styles.map(gzipSize) };
 }
 
-const CHROMIUM = '/usr/bin/chromium';
-
-/** Serves `distDir` (index.html for any path without a file) and records nothing else. */
-async function serveStatic(distDir: string): Promise<{ url: string; close(): Promise<void> }> {
-  const types: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml' };
-  const server = http.createServer((req, res) => {
-    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = path.join(distDir, pathname);
-    if (!file.startsWith(distDir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) file = path.join(distDir, 'index.html');
-    res.setHeader('content-type', types[path.extname(file)] ?? 'application/octet-stream');
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+/** What `index.html` in `distDir` makes the browser fetch before first render. */
+export async function initialLoad(distDir: string): Promise<InitialLoad> {
+  return initialLoadOf(fs.readFileSync(path.join(distDir, 'index.html'), 'utf8'), distDir);
 }
 
-/** Every script Chromium fetches for `/` until the network is idle (API calls fail harmlessly). */
-async function loadedInBrowser(distDir: string): Promise<Asset[]> {
-  const site = await serveStatic(distDir);
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+interface PageLoad extends InitialLoad {
+  /** The chat widget, when the page loaded it (not in `scripts`). */
+  widget?: Asset;
+  /** When the widget came: before the network was idle (the page's idle callback), or only after an interaction. */
+  widgetWhen?: 'before network idle' | 'after a key press' | 'not loaded';
+}
+
+/**
+ * Every script and stylesheet Chromium fetches for each path until the network is idle, each path
+ * in a fresh context (empty cache). The chat widget is kept apart; when the page has not loaded it
+ * by then, one key press (an interaction) is given to see it come.
+ */
+async function loadedInBrowser(origin: string, paths: readonly string[]): Promise<Map<string, PageLoad>> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_FLAGS, '--disable-quic'] });
+  const loads = new Map<string, PageLoad>();
   try {
-    const page = await browser.newPage();
-    const scripts = new Set<string>();
-    page.on('response', (response) => {
-      const url = new URL(response.url());
-      if (url.origin === site.url && url.pathname.endsWith('.js')) scripts.add(path.join(distDir, url.pathname));
-    });
-    await page.goto(`${site.url}/`, { waitUntil: 'networkidle' });
-    return [...scripts].sort().map(gzipSize);
+    for (const pagePath of paths) {
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        const responses: Response[] = [];
+        page.on('response', (response) => responses.push(response));
+        await page.goto(`${origin}${pagePath}`, { waitUntil: 'networkidle' });
+        const isWidget = (r: Response) => new URL(r.url()).pathname === WIDGET_PATH;
+        let widgetWhen: PageLoad['widgetWhen'] = responses.some(isWidget) ? 'before network idle' : 'not loaded';
+        const beforeInteraction = responses.filter((r) => !isWidget(r));
+        if (widgetWhen === 'not loaded') {
+          const widget = page.waitForResponse(isWidget, { timeout: 5_000 }).then(
+            () => true,
+            () => false,
+          );
+          await page.keyboard.press('Shift');
+          if (await widget) widgetWhen = 'after a key press';
+        }
+        const assets = async (list: Response[], extension: string) => {
+          const out: Asset[] = [];
+          for (const r of list) {
+            const { pathname } = new URL(r.url());
+            if (!pathname.endsWith(extension) || r.status() !== 200) continue;
+            out.push(sizes(pathname, await r.body()));
+          }
+          return out.sort((a, b) => a.file.localeCompare(b.file));
+        };
+        const widget = (await assets(responses.filter(isWidget), '.js'))[0];
+        loads.set(pagePath, {
+          scripts: await assets(beforeInteraction, '.js'),
+          styles: await assets(beforeInteraction, '.css'),
+          ...(widget ? { widget } : {}),
+          widgetWhen,
+        });
+      } finally {
+        await context.close();
+      }
+    }
   } finally {
     await browser.close();
-    await site.close();
   }
+  return loads;
+}
+
+/** Without a browser: the scripts and stylesheets the served HTML names, with their static imports. */
+async function loadedStatically(origin: string, paths: readonly string[], distDir: string): Promise<Map<string, PageLoad>> {
+  const loads = new Map<string, PageLoad>();
+  for (const pagePath of paths) {
+    const response = await fetch(`${origin}${pagePath}`);
+    const html = await response.text();
+    if (response.status !== 200) throw new Error(`GET ${pagePath} answered ${response.status}`);
+    const load = await initialLoadOf(html, distDir);
+    const widget = load.scripts.find((a) => a.file === path.join(distDir, WIDGET_PATH));
+    loads.set(pagePath, { ...load, scripts: load.scripts.filter((a) => a !== widget), ...(widget ? { widget } : {}) });
+  }
+  return loads;
 }
 
 const total = (assets: Asset[], key: 'raw' | 'gzip') => assets.reduce((sum, a) => sum + a[key], 0);
+const listed = (assets: Asset[]) =>
+  [...assets]
+    .sort((a, b) => b.gzip - a.gzip)
+    .map((a) => `${path.basename(a.file)} ${kb(a.gzip)}`)
+    .join(', ');
 
 /** Baseline: a page that renders one heading with React + ReactDOM, built by the same Vite. */
 async function reactBaseline(treeDir: string): Promise<number> {
@@ -164,8 +218,10 @@ export const bundle: BenchGroup = {
   title: 'JavaScript shipped for /',
   deterministic: true,
   method: [
-    'Built with the project\'s `npm run build` (a copy of the working tree). Counted: every `.js` file Chromium fetches when it opens `/` (dist/web served on loopback) until the network is idle — entry, static imports and the lazy chunks of the landing route. Without Chromium: the entry and its static imports only (marked).',
-    'Size: each file gzip-compressed with node:zlib at level 9, summed.',
+    "Built with the project's `npm run build` (a copy of the working tree) and served by the real server (`node scripts/start.mjs` on PGlite, a fresh data directory): `/` is the server-rendered landing page (issue 15 §4), `/login` the React app.",
+    'Counted: every `.js` file Debian\'s Chromium fetches when it opens the page (a fresh browser context, empty cache) until the network is idle (Playwright\'s `networkidle`: no request for 500 ms), before any interaction. The chat widget (`/widget.js`), which the site script loads when the page is idle or at the first interaction, is not counted in the goal\'s figure: it has its own row, with when it came (before network idle, or only after one key press). Without Chromium: the page\'s script tags and their static imports only (marked).',
+    'Size: each file as served, gzip-compressed with node:zlib at level 9, summed.',
+    'Goal (issue 15 §6): ≤ 60 KB gzip for `/` before interaction, the widget excluded. The ≤ 100 KB goal before issue 15 was for the React app at `/`, which `/login` now shows (info).',
     'Baseline: a one-heading React + ReactDOM page built by the same Vite in the same run — the floor any React landing page pays.',
   ],
   async run(ctx: BenchContext, report: GroupReporter) {
@@ -178,24 +234,44 @@ export const bundle: BenchGroup = {
       return;
     }
     const distDir = path.join(tree.dir, 'dist/web');
-    const load = await initialLoad(distDir);
-    const inBrowser = fs.existsSync(CHROMIUM);
-    if (inBrowser) load.scripts = await loadedInBrowser(distDir);
-    const gz = total(load.scripts, 'gzip');
+    const inBrowser = hasChromium();
+    const server = await startParley(tree, { engine: 'PGlite' });
+    let loads: Map<string, PageLoad>;
+    try {
+      loads = inBrowser ? await loadedInBrowser(server.url, ['/', '/login']) : await loadedStatically(server.url, ['/', '/login'], distDir);
+    } finally {
+      await server.dispose();
+    }
+    const how = inBrowser ? 'fetched in Chromium until network idle' : 'script tags and static imports only, no Chromium';
+    const home = loads.get('/')!;
+    const gz = total(home.scripts, 'gzip');
     report.row({
-      figure: `JavaScript for / (${load.scripts.length} files ${inBrowser ? 'fetched in Chromium' : 'static imports only, no Chromium'}, gzip -9)`,
-      measured: `${kb(gz)} (${kb(total(load.scripts, 'raw'))} raw)`,
+      figure: `JavaScript for / before interaction, chat widget excluded (${home.scripts.length} file${home.scripts.length === 1 ? '' : 's'} ${how}, gzip -9)`,
+      measured: `${kb(gz)} (${kb(total(home.scripts, 'raw'))} raw)`,
       value: gz,
       goal: GOAL,
       baseline,
     });
     report.row({
-      figure: `CSS for / (${load.styles.length} file${load.styles.length === 1 ? '' : 's'}, gzip -9)`,
-      measured: `${kb(total(load.styles, 'gzip'))} (${kb(total(load.styles, 'raw'))} raw)`,
+      figure: `↳ chat widget ${WIDGET_PATH} (loads when the page is idle or at the first interaction; not counted above)`,
+      measured: home.widget ? `${kb(home.widget.gzip)} (${kb(home.widget.raw)} raw), ${home.widgetWhen ?? ''}` : inBrowser ? 'not loaded (no demo widget, or not within 5 s of a key press)' : 'not measured without Chromium',
     });
-    const largest = [...load.scripts].sort((a, b) => b.gzip - a.gzip);
+    report.row({
+      figure: `CSS for / (${home.styles.length} file${home.styles.length === 1 ? '' : 's'}, gzip -9)`,
+      measured: `${kb(total(home.styles, 'gzip'))} (${kb(total(home.styles, 'raw'))} raw)`,
+    });
+    const login = loads.get('/login')!;
+    const loginGz = total(login.scripts, 'gzip');
+    report.row({
+      figure: `JavaScript for /login, the React app (${login.scripts.length} files ${how}, gzip -9)`,
+      measured: `${kb(loginGz)} (${kb(total(login.scripts, 'raw'))} raw)`,
+      baseline,
+    });
+    report.note(`Scripts loaded for / before interaction: ${listed(home.scripts) || 'none'}.`);
     report.note(
-      `Scripts loaded for /: ${largest.map((a) => `${path.basename(a.file)} ${kb(a.gzip)}`).join(', ')}.`,
+      `Scripts loaded for /login: ${listed(login.scripts)}` +
+        (login.widget ? `; the chat widget too (${kb(login.widget.gzip)}, ${login.widgetWhen ?? ''}, not counted)` : '') +
+        '.',
     );
   },
 };

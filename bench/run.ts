@@ -6,6 +6,7 @@
  *   npm run bench -- --only=jobs,bundle   a subset; the document is left alone unless --write
  *   npm run bench -- --no-write           print only
  *   npm run bench -- --no-wait            do not wait for the machine to be quiet first
+ *   BENCH_LIGHTHOUSE_REPORTS=dir npm run bench -- --only=lighthouse   keep Lighthouse's HTML reports
  *
  * A missed goal is reported (MISSED), not failed: the exit code is 0. It is 1 only when the bench
  * itself broke (a row says ERROR). To add a figure: a row in an existing group, or a new file
@@ -23,6 +24,7 @@ import { coldStart } from './cold-start';
 import { crash } from './crash';
 import { hooks } from './hooks';
 import { jobs } from './jobs';
+import { lighthouse } from './lighthouse';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { waitForQuiet, watchCpu } from './lib/machine';
 import { postgresVersion } from './lib/postgres';
@@ -31,9 +33,10 @@ import { realtime } from './realtime';
 import { markdownTable, Report, textTable } from './lib/report';
 import { prepareTree, type BuiltTree } from './lib/tree';
 import { signIn } from './sign-in';
+import { siteRps } from './site-rps';
 import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, lighthouse, siteRps, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');
@@ -98,7 +101,7 @@ function machineNotes(pg: string, loadBefore: number[], loadAfter: number[], tre
   const load = (l: number[]) => l.map((v) => v.toFixed(2)).join(' / ');
   return [
     `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ${os.type()} ${os.release()}`,
-    `Node ${process.version}; PGlite ${packageVersion('@electric-sql/pglite')}; PostgreSQL ${pg}; Fastify ${packageVersion('fastify')}; autocannon ${packageVersion('autocannon')}`,
+    `Node ${process.version}; PGlite ${packageVersion('@electric-sql/pglite')}; PostgreSQL ${pg}; Fastify ${packageVersion('fastify')}; autocannon ${packageVersion('autocannon')}; Lighthouse ${packageVersion('lighthouse')}`,
     `Commit ${commit}${dirty ? ` plus ${dirty} uncommitted path(s) in the working tree when the run started (the bench measures the working tree as it was then)` : ''}`,
     `Load average (1 / 5 / 15 min) before: ${load(loadBefore)}, after: ${load(loadAfter)} — other work on this 2-core machine skews everything`,
     ...(tree ? [`Build of the measured copy: ${(tree.buildMs / 1000).toFixed(1)} s${tree.webBuilt ? '' : ' (server only: the web app did not build)'}`] : []),
@@ -126,7 +129,7 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     'npm run bench -- --no-wait           # do not wait for a quiet machine first',
     '```',
     '',
-    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about 40 minutes on a quiet machine (the webhook group waits for its backlog to be processed; the events-out group keeps a receiver down for 5 minutes, then waits for the catch-up); before each timed group`,
+    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about 45 minutes on a quiet machine (the webhook group waits for its backlog to be processed; the events-out group keeps a receiver down for 5 minutes, then waits for the catch-up; Lighthouse audits six pages three times, about 2.5 minutes); before each timed group`,
     `the bench waits (up to ${FIRST_WAIT_MS / 1000} s first, ${GROUP_WAIT_MS / 1000} s later) for other work to leave the cores at most ${QUIET_BUSY_PERCENT} % busy.`,
     '',
     'PostgreSQL rows need a server on 127.0.0.1:5432 (`BENCH_DATABASE_URL` overrides the maintenance URL,',
