@@ -106,10 +106,31 @@ export async function buildSiteRenderer(vite) {
   });
 }
 
+const COMPRESSIBLE = new Set(['.js', '.css', '.html', '.svg', '.json', '.txt', '.xml', '.webmanifest']);
+
+/**
+ * Brotli and gzip copies beside every compressible file of dist/web of at least 1 KB
+ * (`app-….js.br`, `app-….js.gz`): the server sends them to browsers that accept them
+ * (@fastify/static `preCompressed`), compressed once at the best levels instead of on every request.
+ */
+export async function precompress(dir) {
+  const zlib = await import('node:zlib');
+  const files = [];
+  walk(dir, files);
+  for (const file of files) {
+    if (!COMPRESSIBLE.has(path.extname(file)) || file.includes(`${path.sep}.vite${path.sep}`)) continue;
+    const content = fs.readFileSync(file);
+    if (content.length < 1024) continue;
+    fs.writeFileSync(`${file}.br`, zlib.brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }));
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: 9 }));
+  }
+}
+
 export async function buildAll() {
   const fingerprint = sourceFingerprint();
   const started = performance.now();
   await Promise.all([buildWeb(), buildServer()]);
+  await precompress(path.join(root, 'dist/web'));
   fs.mkdirSync(path.dirname(stampFile), { recursive: true });
   fs.writeFileSync(stampFile, fingerprint);
   return Math.round(performance.now() - started);

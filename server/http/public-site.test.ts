@@ -5,12 +5,30 @@
  * 304; published posts (and only they) reach /blog, their own URL, the sitemap and the RSS feed;
  * a post body's hostile HTML arrives neutralised.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlogPostDetail, ContentSectionView } from '../../common/api/content';
 import { DEFAULT_CONTACT, DEFAULT_HERO, DEFAULT_HERO_STATS, DEFAULT_SERVICES } from '../../common/marketing/defaults';
 import { createTestApp, signedInClient, TEST_PUBLIC_URL, TEST_SITE_ASSETS, type TestApp, type TestClient } from '../../test/helpers/app';
 import { ENGINES } from '../../test/helpers/database';
 import { expectJson } from '../../test/helpers/inbox';
+import { pickEncoding } from './public-site';
+
+describe('pickEncoding', () => {
+  it('prefers brotli, then gzip, honours q=0 and the wildcard, and sends plain text otherwise', () => {
+    expect(pickEncoding('gzip, deflate, br, zstd')).toBe('br');
+    expect(pickEncoding('gzip')).toBe('gzip');
+    expect(pickEncoding('br;q=0, gzip;q=0.5')).toBe('gzip');
+    expect(pickEncoding('*')).toBe('br');
+    expect(pickEncoding('*, br;q=0')).toBe('gzip');
+    expect(pickEncoding('identity')).toBeNull();
+    expect(pickEncoding(undefined)).toBeNull();
+    expect(pickEncoding('gzip;q=0, br;q=0')).toBeNull();
+  });
+});
 
 /** The text content of the HTML, entities decoded, so assertions read like the page. */
 function text(html: string): string {
@@ -176,9 +194,55 @@ describe.each(ENGINES)('the public site (%s)', (engine) => {
     expect(unknown).toContain('Five conversations to hand to a person');
   });
 
+  it('sends each page compressed as the browser accepts, the same HTML once decompressed', async () => {
+    const plain = await app.inject({ method: 'GET', url: '/about' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await app.inject({ method: 'GET', url: '/about', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toContain('accept-encoding');
+    expect(brotliDecompressSync(br.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);
+    const gzip = await app.inject({ method: 'GET', url: '/about', headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString('utf8')).toBe(plain.body);
+    expect(gzip.headers.etag).toBe(plain.headers.etag);
+  });
+
   it('tells robots where the sitemap is, and keeps the API out', async () => {
     const robots = await page('/robots.txt');
     expect(robots.html).toContain('Disallow: /api/');
     expect(robots.html).toContain(`Sitemap: ${TEST_PUBLIC_URL}/sitemap.xml`);
+  });
+});
+
+describe.each(ENGINES)('the built web app’s files (%s)', (engine) => {
+  it('sends the build’s brotli or gzip copy of an asset to a browser that accepts it, with the asset’s own headers', async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-precompressed-'));
+    const script = `console.log(${JSON.stringify('x'.repeat(4_000))});\n`;
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Parley</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc.js'), script);
+    fs.writeFileSync(path.join(dist, 'assets', 'app-abc.js.br'), brotliCompressSync(script));
+    fs.writeFileSync(path.join(dist, 'widget.js'), script);
+    fs.writeFileSync(path.join(dist, 'widget.js.br'), brotliCompressSync(script));
+    const served = await createTestApp(engine, { env: { WEB_DIST_DIR: dist }, startJobs: false });
+    try {
+      const asset = await served.inject({ method: 'GET', url: '/assets/app-abc.js', headers: { 'accept-encoding': 'gzip, br' } });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['content-encoding']).toBe('br');
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(brotliDecompressSync(asset.rawPayload).toString('utf8')).toBe(script);
+      // No copy in that encoding: the file itself.
+      const identity = await served.inject({ method: 'GET', url: '/assets/app-abc.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(identity.headers['content-encoding']).toBeUndefined();
+      expect(identity.body).toBe(script);
+      const widget = await served.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': 'br' } });
+      expect(widget.headers['content-encoding']).toBe('br');
+      expect(widget.headers['cross-origin-resource-policy']).toBe('cross-origin');
+      expect(widget.headers['cache-control']).toBe('public, max-age=300');
+    } finally {
+      await served.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
   });
 });

@@ -10,12 +10,14 @@
  *   request reads (one primary-key read): a save is visible at the next request, on every instance
  *   sharing the database.
  * - ETag and Last-Modified on every page, with `Cache-Control: no-cache`: a browser revalidates
- *   each time and gets a 304 while nothing changed.
+ *   each time and gets a 304 while nothing changed. The HTML is compressed (brotli or gzip, as the
+ *   browser accepts) once per render, not per request.
  */
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicBlogPost } from '../../common/api/content';
 import { PAGE_ROUTES, SITE_PAGES, type SitePageName } from '../../common/routes';
@@ -72,8 +74,25 @@ interface CachedPage {
   version: string;
   status: number;
   html: string;
+  /** The HTML compressed once, when rendered (a page is sent many times per render). */
+  br: Buffer;
+  gzip: Buffer;
   etag: string;
   lastModified: Date | null;
+}
+
+/** The encoding to send: brotli, else gzip, when the request accepts it (q=0 refuses). */
+export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
+  const accepted = new Map<string, number>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q=([\d.]+)\s*$/u.exec(p)?.[1]).find((v) => v !== undefined);
+    if (name) accepted.set(name, q === undefined ? 1 : Number(q));
+  }
+  const ok = (name: string) => (accepted.get(name) ?? accepted.get('*') ?? 0) > 0;
+  if (ok('br')) return 'br';
+  if (ok('gzip')) return 'gzip';
+  return null;
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -156,6 +175,8 @@ export async function registerPublicSite(app: FastifyInstance, options: PublicSi
           version: v.token,
           status: result.status,
           html,
+          br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }),
+          gzip: gzipSync(html, { level: 9 }),
           etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
           lastModified: v.updatedAt,
         };
@@ -169,7 +190,10 @@ export async function registerPublicSite(app: FastifyInstance, options: PublicSi
     reply.header('cache-control', 'no-cache').header('etag', cached.etag).header('vary', 'accept-encoding');
     if (cached.lastModified) reply.header('last-modified', cached.lastModified.toUTCString());
     if (cached.status === 200 && request.headers['if-none-match'] === cached.etag) return reply.status(304).send();
-    return reply.status(cached.status).type('text/html; charset=utf-8').send(cached.html);
+    reply.status(cached.status).type('text/html; charset=utf-8');
+    const encoding = pickEncoding(request.headers['accept-encoding']);
+    if (encoding === null) return reply.send(cached.html);
+    return reply.header('content-encoding', encoding).send(encoding === 'br' ? cached.br : cached.gzip);
   };
 
   const config = { access: 'public' as const };

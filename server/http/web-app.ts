@@ -1,5 +1,6 @@
 /**
- * Serves the built web app: hashed assets under /assets (cached for a year), index.html for every
+ * Serves the built web app: hashed assets under /assets (cached for a year; the build's brotli or
+ * gzip copy when the browser accepts it), index.html for every
  * page path of common/routes.ts but the server-rendered site's (./public-site.ts), and for any other path the same index.html with a real 404 status
  * (the app renders its 404 page) after logging the unknown path.
  */
@@ -31,10 +32,13 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
       prefix: '/',
       index: false,
       wildcard: false,
+      // The build writes brotli and gzip copies beside the assets (scripts/build-lib.mjs precompress).
+      preCompressed: true,
       setHeaders(res, filePath) {
-        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+        const logical = filePath.replace(/\.(br|gz)$/u, '');
+        if (logical.includes(`${path.sep}assets${path.sep}`)) {
           res.header('cache-control', 'public, max-age=31536000, immutable');
-        } else if (path.basename(filePath) === WIDGET_SCRIPT) {
+        } else if (path.basename(logical) === WIDGET_SCRIPT) {
           // Loaded by <script> tags on other sites (helmet's CORP default, same-origin, would block
           // it there); its name carries no hash, so caches revalidate it within minutes.
           res.header('cross-origin-resource-policy', 'cross-origin');
