@@ -13,7 +13,6 @@
  *   each time and gets a 304 while nothing changed. The HTML is compressed (brotli or gzip, as the
  *   browser accepts) once per render, not per request.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +21,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PublicBlogPost } from '../../common/api/content';
 import { PAGE_ROUTES, SITE_PAGES, type SitePageName } from '../../common/routes';
 import type { SiteContent, SiteRenderer, SiteRenderResult } from '../../common/site';
+import { escapeHtml } from '../lib/html';
+import { etagOf, notModified } from './conditional-get';
 
 /** At most this many rendered pages are kept (each path and query is an entry). */
 const CACHE_MAX = 500;
@@ -95,11 +96,6 @@ export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzi
   return null;
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/gu, (c) => ESCAPES[c] ?? c);
-}
-
 /** The site script and its stylesheet, from Vite's manifest (`site` entry of web/vite.config.ts). */
 function readAssets(distDir: string, dev: boolean): Assets | null {
   if (dev) return { scripts: ['/@vite/client', '/src/app/site/islands.ts'], styles: [] };
@@ -134,10 +130,6 @@ function documentHtml(page: SiteRenderResult, assets: Assets, publicUrl: string)
     ...assets.scripts.map((src) => `<script type="module" src="${escapeHtml(src)}"></script>`),
   ];
   return `<!doctype html>\n<html lang="en" class="dark">\n<head>\n${head.join('\n')}\n</head>\n<body>\n${page.body}\n</body>\n</html>\n`;
-}
-
-function xmlEscape(value: string): string {
-  return value.replace(/[&<>"']/gu, (c) => ESCAPES[c] ?? c);
 }
 
 export async function registerPublicSite(app: FastifyInstance, options: PublicSiteOptions): Promise<void> {
@@ -177,7 +169,7 @@ export async function registerPublicSite(app: FastifyInstance, options: PublicSi
           html,
           br: brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }),
           gzip: gzipSync(html, { level: 9 }),
-          etag: `"${createHash('sha256').update(html).digest('base64url').slice(0, 27)}"`,
+          etag: etagOf(html),
           lastModified: v.updatedAt,
         };
       } catch (error) {
@@ -187,9 +179,8 @@ export async function registerPublicSite(app: FastifyInstance, options: PublicSi
       if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
       cache.set(key, cached);
     }
-    reply.header('cache-control', 'no-cache').header('etag', cached.etag).header('vary', 'accept-encoding');
-    if (cached.lastModified) reply.header('last-modified', cached.lastModified.toUTCString());
-    if (cached.status === 200 && request.headers['if-none-match'] === cached.etag) return reply.status(304).send();
+    reply.header('vary', 'accept-encoding');
+    if (notModified(request, reply, cached) && cached.status === 200) return reply.status(304).send();
     reply.status(cached.status).type('text/html; charset=utf-8');
     const encoding = pickEncoding(request.headers['accept-encoding']);
     if (encoding === null) return reply.send(cached.html);
@@ -218,7 +209,7 @@ export async function registerPublicSite(app: FastifyInstance, options: PublicSi
     const pages = SITE_PAGES.filter((page) => page !== 'blogPost').map((page) => ({ loc: `${publicUrl}${PAGE_ROUTES[page].paths[0]}`, lastmod: null as string | null }));
     const posts = content.posts.map((post) => ({ loc: `${publicUrl}/blog/${post.slug}`, lastmod: post.updatedAt }));
     const urls = [...pages, ...posts]
-      .map(({ loc, lastmod }) => `  <url><loc>${xmlEscape(loc)}</loc>${lastmod ? `<lastmod>${xmlEscape(lastmod)}</lastmod>` : ''}</url>`)
+      .map(({ loc, lastmod }) => `  <url><loc>${escapeHtml(loc)}</loc>${lastmod ? `<lastmod>${escapeHtml(lastmod)}</lastmod>` : ''}</url>`)
       .join('\n');
     return reply
       .type('application/xml; charset=utf-8')
@@ -235,22 +226,22 @@ export async function registerPublicSite(app: FastifyInstance, options: PublicSi
         const date = new Date(post.publishedAt ?? post.updatedAt).toUTCString();
         return [
           '    <item>',
-          `      <title>${xmlEscape(post.title)}</title>`,
-          `      <link>${xmlEscape(link)}</link>`,
-          `      <guid isPermaLink="true">${xmlEscape(link)}</guid>`,
+          `      <title>${escapeHtml(post.title)}</title>`,
+          `      <link>${escapeHtml(link)}</link>`,
+          `      <guid isPermaLink="true">${escapeHtml(link)}</guid>`,
           `      <pubDate>${date}</pubDate>`,
-          `      <category>${xmlEscape(post.category)}</category>`,
-          `      <description>${xmlEscape(post.excerpt)}</description>`,
+          `      <category>${escapeHtml(post.category)}</category>`,
+          `      <description>${escapeHtml(post.excerpt)}</description>`,
           '    </item>',
         ].join('\n');
       })
       .join('\n');
     const channel = [
-      `    <title>${xmlEscape(content.blog.title)} | Parley</title>`,
-      `    <link>${xmlEscape(`${publicUrl}/blog`)}</link>`,
-      `    <description>${xmlEscape(content.blog.subtitle)}</description>`,
+      `    <title>${escapeHtml(content.blog.title)} | Parley</title>`,
+      `    <link>${escapeHtml(`${publicUrl}/blog`)}</link>`,
+      `    <description>${escapeHtml(content.blog.subtitle)}</description>`,
       '    <language>en</language>',
-      `    <atom:link href="${xmlEscape(`${publicUrl}/blog/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
+      `    <atom:link href="${escapeHtml(`${publicUrl}/blog/rss.xml`)}" rel="self" type="application/rss+xml"/>`,
     ].join('\n');
     return reply
       .type('application/rss+xml; charset=utf-8')

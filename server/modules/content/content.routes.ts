@@ -33,7 +33,7 @@ import {
 } from '../../../common/api/content';
 import { requireUser } from '../../http/access';
 import type { BlogPostsService } from './blog-posts.service';
-import { etagOf, notModified } from './conditional-get';
+import { etagOf, notModified } from '../../http/conditional-get';
 import type { ContentService } from './content.service';
 
 export interface ContentRoutesOptions {

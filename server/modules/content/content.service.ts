@@ -46,7 +46,7 @@ import type { Db } from '../../db/database';
 import type { ChannelKind } from '../../db/schema';
 import { AppError, notFound } from '../../lib/errors';
 import type { BlogPostsService, PublicBlogPostSummary } from './blog-posts.service';
-import { etagOf } from './conditional-get';
+import { etagOf } from '../../http/conditional-get';
 import type { ContentRepository, HeroStatRow, RevisionRow, SectionRow } from './content.repository';
 
 export type SaveHeroStatsCommand = z.output<typeof saveHeroStatsInput>;

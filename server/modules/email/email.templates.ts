@@ -1,4 +1,6 @@
 /** Plain, readable e-mails: a text part and a minimal HTML part with the same content. */
+import { escapeHtml } from '../../lib/html';
+
 export interface RenderedEmail {
   kind: string;
   subject: string;
@@ -6,10 +8,6 @@ export interface RenderedEmail {
   html: string;
   /** Extra headers (List-Unsubscribe, Reply-To), sent over SMTP as given. */
   headers?: Readonly<Record<string, string>>;
-}
-
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 }
 
 function render(

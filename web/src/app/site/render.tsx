@@ -10,6 +10,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
 import type { SiteRenderer, SiteRenderInput, SiteRenderResult } from '@common/site';
 import { PAGE_ROUTES } from '@common/routes';
+import { documentTitle } from '@/components/seo/head';
 import { AboutPage } from '@/features/marketing/components/about-page';
 import { BlogPage } from '@/features/marketing/components/blog-page';
 import { BlogPostNotFound, BlogPostPage } from '@/features/marketing/components/blog-post-page';
@@ -22,12 +23,6 @@ import { PublicNav } from '@/features/marketing/components/public-nav';
 import { ServicesPage } from '@/features/marketing/components/services-page';
 import { FEATURE_HIGHLIGHTS } from '@/features/marketing/content/hero';
 import { SITE_PAGE_META } from '../meta/site-meta';
-
-const APP_NAME = 'Parley';
-
-function fullTitle(title: string): string {
-  return title.startsWith(APP_NAME) ? title : `${title} | ${APP_NAME}`;
-}
 
 function Layout({ children }: { children: ReactNode }) {
   return (
@@ -60,7 +55,7 @@ interface PageParts {
 function pageFor(input: SiteRenderInput): PageParts {
   const { content, query } = input;
   const meta = SITE_PAGE_META[input.page];
-  const base = { status: 200 as const, title: fullTitle(meta.title), description: meta.description, image: null, type: 'website' as const, publishedTime: null };
+  const base = { status: 200 as const, title: documentTitle(meta.title), description: meta.description, image: null, type: 'website' as const, publishedTime: null };
   switch (input.page) {
     case 'home':
       return {
@@ -84,7 +79,7 @@ function pageFor(input: SiteRenderInput): PageParts {
       const category = query.category && content.blog.categories.includes(query.category) && query.category !== 'All' ? query.category : null;
       return {
         ...base,
-        title: fullTitle(content.blog.title === 'Blog' ? meta.title : content.blog.title),
+        title: documentTitle(content.blog.title === 'Blog' ? meta.title : content.blog.title),
         description: content.blog.subtitle || meta.description,
         element: <BlogPage page={content.blog} posts={content.posts} category={category} notice={query.newsletter ?? null} />,
       };
@@ -92,11 +87,11 @@ function pageFor(input: SiteRenderInput): PageParts {
     case 'blogPost': {
       const post = input.post ?? null;
       if (post === null) {
-        return { ...base, status: 404, title: fullTitle('Post not found'), element: <BlogPostNotFound /> };
+        return { ...base, status: 404, title: documentTitle('Post not found'), element: <BlogPostNotFound /> };
       }
       return {
         ...base,
-        title: fullTitle(post.title),
+        title: documentTitle(post.title),
         description: post.excerpt,
         image: post.image,
         type: 'article',

@@ -1,5 +1,5 @@
 /**
- * Conditional GET for the public content reads: an ETag (strong, from the body) and Last-Modified,
+ * Conditional GET for public reads (the content API, the server-rendered site): an ETag (strong, from the body) and Last-Modified,
  * `Cache-Control: no-cache` (a browser or proxy may keep the answer but asks again every time, so a
  * save shows at once), and 304 when the caller's copy is current. If-None-Match wins over
  * If-Modified-Since (RFC 9110 §13.2.2): Last-Modified has one-second steps, the ETag none.
@@ -7,8 +7,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
+/** A strong ETag of a body: a string as it is sent, anything else as its JSON. */
 export function etagOf(body: unknown): string {
-  return `"${createHash('sha256').update(JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
+  return `"${createHash('sha256').update(typeof body === 'string' ? body : JSON.stringify(body)).digest('base64url').slice(0, 32)}"`;
 }
 
 function matchesEtag(header: string, etag: string): boolean {
