@@ -55,6 +55,8 @@ test.describe('404, access denied and guards', () => {
     await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible();
     await page.getByRole('link', { name: 'Go Home' }).click();
     await expect(page).toHaveURL(/\/$/u);
+    // The landing page is the server's (the public site): it has loaded once its main element is there.
+    await expect(page.locator('main#main')).toBeVisible();
 
     // /settings is open to every signed-in user, but only admins see its contents.
     await page.goto('/settings');

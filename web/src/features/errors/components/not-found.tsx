@@ -11,7 +11,9 @@ export function NotFound() {
         The page you are looking for does not exist or has moved.
       </p>
       <Button asChild>
-        <Link to="/">Return to Home</Link>
+        <Link to="/" reloadDocument>
+          Return to Home
+        </Link>
       </Button>
     </main>
   );

@@ -20,7 +20,9 @@ export function Unauthorized() {
             <Link to="/dashboard">Go to Dashboard</Link>
           </Button>
           <Button asChild variant="outline">
-            <Link to="/">Go Home</Link>
+            <Link to="/" reloadDocument>
+              Go Home
+            </Link>
           </Button>
         </div>
       </div>
