@@ -25,7 +25,7 @@
 import { z } from 'zod';
 import { channelKind } from './channels';
 import { conversationStatus } from './conversations';
-import { PUBLIC_EVENT_TYPES, type PublicEventType, publicEventEnvelope, publicEventType } from './events';
+import { installationEventRefusal, isInstallationEvent, PUBLIC_EVENT_TYPES, type PublicEventType, publicEventEnvelope, publicEventType } from './events';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -98,6 +98,10 @@ export const automationEventTrigger = z.preprocess(
       { error: 'A trigger must be an object with an event' },
     )
     .superRefine((trigger, ctx) => {
+      // An installation-wide event has no client to filter by (it would never match).
+      if (isInstallationEvent(trigger.event) && trigger.filters?.client_id) {
+        ctx.addIssue({ code: 'custom', path: ['filters', 'client_id'], message: `${trigger.event} belongs to no client: it cannot be filtered by client` });
+      }
       if (CONVERSATION_EVENT_TYPES.includes(trigger.event)) return;
       for (const key of ['channel', 'conversation_status'] as const) {
         if (trigger.filters?.[key]) {
@@ -129,10 +133,14 @@ export const automationTriggers = z
   .max(MAX_AUTOMATION_TRIGGERS, { error: `At most ${MAX_AUTOMATION_TRIGGERS} triggers` });
 export type AutomationTriggers = z.output<typeof automationTriggers>;
 
-/** A template's triggers: the same, without a client filter (each assigned client's automation receives its own events). */
+/**
+ * A template's triggers: the same, without a client filter (each assigned client's automation
+ * receives its own events) and without installation-wide events (no client's automation receives them).
+ */
 export const templateTriggers = automationTriggers.superRefine((triggers, ctx) => {
   triggers.forEach((t, i) => {
     if (t.filters?.client_id) ctx.addIssue({ code: 'custom', path: [i, 'filters', 'client_id'], message: 'A template’s trigger cannot name a client' });
+    if (isInstallationEvent(t.event)) ctx.addIssue({ code: 'custom', path: [i, 'event'], message: installationEventRefusal(t.event) });
   });
 });
 

@@ -4,7 +4,7 @@
  * of that type exists yet, and the OpenAPI document carries them. Ids are fixed so an integrator can
  * recognise an example (`…-0000-4000-8000-…`).
  */
-import { EVENTS_API_VERSION, type EventPerformedBy, type PublicEventData, type PublicEventEnvelope, type PublicEventType } from './events';
+import { EVENTS_API_VERSION, type EventPerformedBy, isInstallationEvent, type PublicEventData, type PublicEventEnvelope, type PublicEventType } from './events';
 
 const CLIENT = { id: '6f1c2a34-0000-4000-8000-00000000c001', name: 'Acme Bikes' };
 const CHANNEL_ID = '6f1c2a34-0000-4000-8000-00000000cb01';
@@ -103,6 +103,17 @@ const data: { [T in PublicEventType]: PublicEventData<T> } = {
       started_by_event: 'lead.qualified',
     },
   },
+  'contact_form.submitted': {
+    contact_message: {
+      id: '6f1c2a34-0000-4000-8000-0000000cf001',
+      first_name: 'Ana',
+      last_name: 'Souza',
+      email: 'ana.souza@example.com',
+      company: 'Souza Bikes',
+      message: 'Hello! Do you connect WhatsApp and Instagram? We have two shops.',
+      submitted_at: AT,
+    },
+  },
 };
 
 const EXAMPLE_IDS: Record<PublicEventType, string> = {
@@ -116,6 +127,7 @@ const EXAMPLE_IDS: Record<PublicEventType, string> = {
   'contact.created': '6f1c2a34-0000-4000-8000-00000000e008',
   'lead.qualified': '6f1c2a34-0000-4000-8000-00000000e009',
   'automation.execution.finished': '6f1c2a34-0000-4000-8000-00000000e010',
+  'contact_form.submitted': '6f1c2a34-0000-4000-8000-00000000e011',
 };
 
 const PERFORMED_BY: Record<PublicEventType, EventPerformedBy> = {
@@ -129,6 +141,8 @@ const PERFORMED_BY: Record<PublicEventType, EventPerformedBy> = {
   'contact.created': { kind: 'customer' },
   'lead.qualified': { kind: 'customer' },
   'automation.execution.finished': { kind: 'automation', automation_id: '6f1c2a34-0000-4000-8000-0000000a0a01' },
+  // A website visitor (no sign-in) sent the form.
+  'contact_form.submitted': { kind: 'customer' },
 };
 
 /** The documented example envelope of `type` (a new object each call). */
@@ -138,7 +152,8 @@ export function exampleEnvelope<T extends PublicEventType>(type: T): PublicEvent
     type,
     created_at: AT,
     api_version: EVENTS_API_VERSION,
-    client_id: CLIENT.id,
+    // Installation-wide events belong to no client.
+    client_id: isInstallationEvent(type) ? null : CLIENT.id,
     performed_by: { ...PERFORMED_BY[type] },
     data: structuredClone(data[type]),
   };

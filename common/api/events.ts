@@ -30,9 +30,27 @@ export const PUBLIC_EVENT_TYPES = [
   'contact.created',
   'lead.qualified',
   'automation.execution.finished',
+  'contact_form.submitted',
 ] as const;
 export const publicEventType = z.enum(PUBLIC_EVENT_TYPES, { error: 'Unknown event type' });
 export type PublicEventType = z.infer<typeof publicEventType>;
+
+/**
+ * Installation-wide events: about no client's business (`client_id` null in the envelope). Only a
+ * webhook subscription or an automation without a client (administrators') receives them; one
+ * scoped to a client cannot choose them (`installationEventRefusal`) and never receives them.
+ */
+export const INSTALLATION_EVENT_TYPES = ['contact_form.submitted'] as const satisfies readonly PublicEventType[];
+export type InstallationEventType = (typeof INSTALLATION_EVENT_TYPES)[number];
+
+export function isInstallationEvent(type: string): type is InstallationEventType {
+  return (INSTALLATION_EVENT_TYPES as readonly string[]).includes(type);
+}
+
+/** Why a subscription or an automation scoped to a client may not choose `type` (the field's message). */
+export function installationEventRefusal(type: InstallationEventType): string {
+  return `${type} belongs to no client: only a subscription or automation without a client (administrators) can receive it`;
+}
 
 /** Who caused an event (automations never receive events their own callbacks caused). */
 export const eventPerformedBy = z.discriminatedUnion('kind', [
@@ -132,6 +150,18 @@ export const publicEventData = {
       started_by_event: z.string().nullable(),
     }),
   }),
+  /** A visitor sent the website's contact form (docs/contact.md); installation-wide: `client_id` null. */
+  'contact_form.submitted': z.object({
+    contact_message: z.object({
+      id: z.uuid(),
+      first_name: z.string(),
+      last_name: z.string(),
+      email: z.string(),
+      company: z.string().nullable(),
+      message: z.string(),
+      submitted_at: isoDate,
+    }),
+  }),
 } as const satisfies Record<PublicEventType, z.ZodType>;
 
 export type PublicEventData<T extends PublicEventType = PublicEventType> = z.infer<(typeof publicEventData)[T]>;
@@ -142,7 +172,7 @@ export const publicEventEnvelope = z.object({
   type: publicEventType,
   created_at: isoDate,
   api_version: z.string(),
-  /** null for installation-wide events (none today). */
+  /** null for installation-wide events (`INSTALLATION_EVENT_TYPES`: contact_form.submitted). */
   client_id: z.uuid().nullable(),
   /**
    * Who caused it (a customer, a person, the AI agent, an automation's callback, Parley itself).
@@ -154,7 +184,9 @@ export const publicEventEnvelope = z.object({
 export type PublicEventEnvelope = z.infer<typeof publicEventEnvelope>;
 
 function buildEnvelopeSchema<T extends PublicEventType>(type: T) {
-  return publicEventEnvelope.extend({ type: z.literal(type), data: publicEventData[type] });
+  // An installation-wide event never names a client.
+  const clientId = isInstallationEvent(type) ? z.null() : publicEventEnvelope.shape.client_id;
+  return publicEventEnvelope.extend({ type: z.literal(type), client_id: clientId, data: publicEventData[type] });
 }
 const envelopeSchemas = new Map<PublicEventType, ReturnType<typeof buildEnvelopeSchema>>();
 

@@ -46,7 +46,10 @@ export interface DomainEvents {
   'automation.message.created': { messageId: string; automationId: string; clientId: string | null };
   /** An in-app notification for `userId` (the bell). */
   'notification.created': { notificationId: string; userId: string };
-  /** A visitor sent the contact form (server/modules/contact); administrators' open panels show it. */
+  /**
+   * A visitor sent the contact form (server/modules/contact); administrators' open panels show it,
+   * and the events module makes it the public event `contact_form.submitted` (`messageId`: the contact message).
+   */
   'contact_message.created': { messageId: string };
 }
 

@@ -21,6 +21,7 @@ import * as hooksRetrying from './0021-hooks-retrying';
 import * as hooksRetention from './0022-hooks-retention';
 import * as content from './0023-content';
 import * as contact from './0024-contact';
+import * as contactFormEvent from './0025-contact-form-event';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0022-hooks-retention': hooksRetention,
   '0023-content': content,
   '0024-contact': contact,
+  '0025-contact-form-event': contactFormEvent,
 };

@@ -31,7 +31,7 @@ import {
   triggerMatches,
   type updateAutomationInput,
 } from '../../../common/api/automations';
-import type { PublicEventEnvelope, PublicEventType } from '../../../common/api/events';
+import { installationEventRefusal, isInstallationEvent, type PublicEventEnvelope, type PublicEventType } from '../../../common/api/events';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { AutomationStartedHow, AutomationStatus } from '../../db/schema';
@@ -289,11 +289,16 @@ export class AutomationsService implements PublicEventSink {
 
   /**
    * An automation of a client only ever receives that client's events: a trigger filtering on
-   * another client would never run, so it is refused.
+   * another client, or on an installation-wide event (no client's: contact_form.submitted), would
+   * never run, so it is refused.
    */
   #checkTriggerClients(config: Record<string, unknown>, clientId: string | null): void {
     if (clientId === null) return;
     configTriggers(config).forEach((trigger, i) => {
+      if (isInstallationEvent(trigger.event)) {
+        const message = installationEventRefusal(trigger.event);
+        throw new AppError('VALIDATION_ERROR', message, { fields: { [`config.triggers.${i}.event`]: message } });
+      }
       const filtered = trigger.filters?.client_id;
       if (filtered && filtered !== clientId) {
         const message = 'This automation only receives its own client’s events; remove this client filter or choose that client';

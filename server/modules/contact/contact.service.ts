@@ -3,8 +3,9 @@
  * transitions, §5 contact form rule; docs/contact.md). A message is stored before the visitor is
  * answered, in one transaction with an in-app notification to every administrator, an e-mail to
  * those who take e-mail notifications (the outbox) and the `contact_message.created` event that
- * brings it to administrators' open panels. Reply e-mails the visitor from Parley and records
- * the reply in the transaction that queues the e-mail.
+ * brings it to administrators' open panels — and, through the events module's subscription to it,
+ * the public event `contact_form.submitted` (docs/events.md). Reply e-mails the visitor from
+ * Parley and records the reply in the transaction that queues the e-mail.
  */
 import type { Logger } from 'pino';
 import {

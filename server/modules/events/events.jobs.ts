@@ -21,6 +21,7 @@ export const SOURCE_EVENTS = [
   'contact.created',
   'lead.qualified',
   'automation.execution.updated',
+  'contact_message.created',
 ] as const;
 
 /**
@@ -36,7 +37,8 @@ export const recordEventJob = defineJob({
     performedBy,
     at: z.iso.datetime({ offset: true }),
     conversationId: z.uuid().optional(),
-    // null: a conversation.reopened by a person (no customer message).
+    // null: a conversation.reopened by a person (no customer message). For contact_message.created:
+    // the contact message's id (the domain event's own key).
     messageId: z.uuid().nullish(),
     contactId: z.uuid().optional(),
     executionId: z.uuid().optional(),

@@ -1,8 +1,9 @@
 /**
  * The events module's SQL: the outbox `events` (its own table), the snapshots its payloads are
  * made of — read from the owners' tables in one query each (contacts, conversations, messages:
- * messaging; channels; clients; automations) — and the earlier pending `events.record` jobs of a
- * conversation (the queue's `jobs` table, read only; docs/ARCHITECTURE.md, One owner per table).
+ * messaging; channels; clients; automations; contact_messages: contact) — and the earlier
+ * pending `events.record` jobs of a conversation (the queue's `jobs` table, read only;
+ * docs/ARCHITECTURE.md, One owner per table).
  */
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
@@ -67,6 +68,17 @@ export interface ExecutionRow {
   triggerEventType: string | null;
 }
 
+/** A visitor's message from the website's contact form (the contact module's `contact_messages`). */
+export interface ContactMessageRow {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string | null;
+  message: string;
+  createdAt: Date;
+}
+
 /** What `prepare` read. */
 export interface Prepared {
   pending: { id: number; payload: unknown }[];
@@ -74,6 +86,7 @@ export interface Prepared {
   messages: MessageRow[];
   contacts: ContactRow[];
   executions: ExecutionRow[];
+  contactMessages: ContactMessageRow[];
 }
 
 export interface NewEventRow {
@@ -132,6 +145,7 @@ export class EventsRepository {
       messages: (Omit<MessageRow, 'createdAt'> & { createdAt: string })[];
       contacts: (Omit<ContactRow, 'createdAt'> & { createdAt: string })[];
       executions: (Omit<ExecutionRow, 'startedAt' | 'finishedAt'> & { startedAt: string; finishedAt: string | null })[];
+      contactMessages: (Omit<ContactMessageRow, 'createdAt'> & { createdAt: string })[];
     };
     return {
       pending: raw.pending.map((job) => ({ id: Number(job.id), payload: job.payload })),
@@ -139,6 +153,7 @@ export class EventsRepository {
       messages: raw.messages.map((m) => ({ ...m, createdAt: new Date(m.createdAt) })),
       contacts: raw.contacts.map((c) => ({ ...c, createdAt: new Date(c.createdAt) })),
       executions: raw.executions.map((e) => ({ ...e, startedAt: new Date(e.startedAt), finishedAt: e.finishedAt === null ? null : new Date(e.finishedAt) })),
+      contactMessages: raw.contactMessages.map((m) => ({ ...m, createdAt: new Date(m.createdAt) })),
     };
   }
 
@@ -238,6 +253,12 @@ export class EventsRepository {
           .limit(limit);
         if (clientId !== null) q = q.where('a.clientId', '=', clientId);
         return (await q.execute()).map((e) => ({ event: 'automation.execution.updated', executionId: e.id, performedBy: { kind: 'system' }, at: at(e.finishedAt!) }));
+      }
+      case 'contact_form.submitted': {
+        // Installation-wide: no client's scope holds a contact message.
+        if (clientId !== null) return [];
+        const rows = await db.selectFrom('contactMessages').select(['id', 'createdAt']).orderBy('createdAt', 'desc').orderBy('id', 'desc').limit(limit).execute();
+        return rows.map((m) => ({ event: 'contact_message.created', messageId: m.id, performedBy: { kind: 'customer' }, at: at(m.createdAt) }));
       }
       default:
         return [];

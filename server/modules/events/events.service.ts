@@ -36,7 +36,17 @@ import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
 import { deleteInBatches, RetentionTimer } from '../../lib/retention';
 import { detectLead } from '../messaging';
-import { type ContactRow, type ConversationRow, type EventRow, EventsRepository, type ExecutionRow, type MessageRow, type NewEventRow, type Prepared } from './events.repository';
+import {
+  type ContactMessageRow,
+  type ContactRow,
+  type ConversationRow,
+  type EventRow,
+  EventsRepository,
+  type ExecutionRow,
+  type MessageRow,
+  type NewEventRow,
+  type Prepared,
+} from './events.repository';
 import { recordEventJob } from './events.jobs';
 
 export type RecordEventPayload = JobPayload<typeof recordEventJob>;
@@ -80,6 +90,7 @@ interface Snapshots {
   messages: Map<string, MessageRow>;
   contacts: Map<string, ContactRow>;
   executions: Map<string, ExecutionRow>;
+  contactMessages: Map<string, ContactMessageRow>;
 }
 
 function firstById<T extends { id: string }>(rows: readonly T[]): Map<string, T> {
@@ -94,6 +105,7 @@ function snapshotsOf(prepared: Prepared): Snapshots {
     messages: firstById(prepared.messages),
     contacts: firstById(prepared.contacts),
     executions: firstById(prepared.executions),
+    contactMessages: firstById(prepared.contactMessages),
   };
 }
 
@@ -175,6 +187,8 @@ export class EventsService {
     events.subscribe({ event: 'contact.created', job, keys: ['contactId'], withEvent: true, gate });
     events.subscribe({ event: 'lead.qualified', job, keys: ['conversationId', 'messageId'], withEvent: true, gate });
     events.subscribe({ event: 'automation.execution.updated', job, keys: ['executionId'], withEvent: true, gate });
+    // The website's contact form (the contact module publishes it in the transaction that stores the message).
+    events.subscribe({ event: 'contact_message.created', job, keys: ['messageId'], withEvent: true, gate });
     queue.register(job, async (payload, ctx) => {
       // Waiting for the batch holds no slot: the jobs it waits for (and the rest) may start.
       ctx.detach();
@@ -487,6 +501,25 @@ export class EventsService {
               finished_at: execution.finishedAt.toISOString(),
               error_message: execution.errorMessage,
               started_by_event: execution.triggerEventType,
+            },
+          }),
+        ];
+      }
+      case 'contact_message.created': {
+        // The website's contact form: installation-wide (no client, no conversation), once per message.
+        if (!payload.messageId) return [];
+        const message = snapshots.contactMessages.get(payload.messageId);
+        if (!message) return [];
+        return [
+          make('contact_form.submitted', `contact_message:${message.id}`, null, null, {
+            contact_message: {
+              id: message.id,
+              first_name: message.firstName,
+              last_name: message.lastName,
+              email: message.email,
+              company: message.company,
+              message: message.message,
+              submitted_at: message.createdAt.toISOString(),
             },
           }),
         ];

@@ -20,7 +20,7 @@ export const eventsOutboxRoutines = defineSqlRoutines({
     // 2. Their `events.record` jobs still waiting that were queued before the batch's last job of
     //    that conversation (job ids follow the changes), not the batch's own: stored first.
     // 3. The snapshots every payload (the batch's and those jobs') needs, one query per kind.
-    // Returns {pending: [{id, payload}], conversations, messages, contacts, executions}.
+    // Returns {pending: [{id, payload}], conversations, messages, contacts, executions, contactMessages}.
     `create or replace function parley_events_prepare(p jsonb) returns jsonb language plpgsql as $$
     declare
       v_pending jsonb;
@@ -29,6 +29,7 @@ export const eventsOutboxRoutines = defineSqlRoutines({
       v_messages jsonb;
       v_contacts jsonb;
       v_executions jsonb;
+      v_contact_messages jsonb;
     begin
       perform pg_advisory_xact_lock(hashtextextended('parley.events:' || s.c, 0))
       from (select jsonb_array_elements_text(coalesce(p->'conversationIds', '[]'::jsonb)) as c order by 1) as s;
@@ -91,8 +92,18 @@ export const eventsOutboxRoutines = defineSqlRoutines({
         select (x->>'executionId')::uuid from jsonb_array_elements(v_payloads) as x
         where x->>'event' = 'automation.execution.updated' and x ? 'executionId');
 
+      -- The website's contact form (contact_message.created: messageId is the contact message's).
+      select coalesce(jsonb_agg(jsonb_build_object(
+          'id', m.id, 'firstName', m.first_name, 'lastName', m.last_name, 'email', m.email, 'company', m.company,
+          'message', m.message, 'createdAt', m.created_at)), '[]'::jsonb)
+      into v_contact_messages
+      from contact_messages m
+      where m.id in (
+        select (x->>'messageId')::uuid from jsonb_array_elements(v_payloads) as x
+        where x->>'event' = 'contact_message.created' and x ? 'messageId');
+
       return jsonb_build_object('pending', v_pending, 'conversations', v_conversations, 'messages', v_messages,
-        'contacts', v_contacts, 'executions', v_executions);
+        'contacts', v_contacts, 'executions', v_executions, 'contactMessages', v_contact_messages);
     end $$`,
 
     // p_rows: events in order ({id, type, dedupe_key, client_id, conversation_id, performed_by,

@@ -32,7 +32,7 @@ import {
   type webhookTestInput,
   type WebhookTestResult,
 } from '../../../common/api/hooks';
-import { EVENTS_API_VERSION, type PublicEventEnvelope, type PublicEventType } from '../../../common/api/events';
+import { EVENTS_API_VERSION, installationEventRefusal, isInstallationEvent, type PublicEventEnvelope, type PublicEventType } from '../../../common/api/events';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { PublicEventSink, SinkOutcome, StoredPublicEvent } from '../../events/public-events';
@@ -339,6 +339,20 @@ export class HooksService {
     return null;
   }
 
+  /**
+   * A subscription of a client receives only that client's events: an installation-wide event
+   * (no client's: contact_form.submitted) is refused by name. "all" stays allowed — it means every
+   * event the subscription's scope receives.
+   */
+  #checkClientEvents(clientId: string | null, events: readonly PublicEventType[] | 'all' | undefined, field: string): void {
+    if (clientId === null || events === undefined || events === 'all') return;
+    const refused = events.find(isInstallationEvent);
+    if (refused) {
+      const message = installationEventRefusal(refused);
+      throw new AppError('VALIDATION_ERROR', message, { fields: { [field]: message } });
+    }
+  }
+
   #checkUrl(url: string | undefined, field: string): void {
     if (url === undefined) return;
     const refusal = this.deps.http.checkUrl(url);
@@ -365,6 +379,7 @@ export class HooksService {
   async createSubscription(user: SessionUser, input: CreateSubscriptionCommand): Promise<CreatedSubscription> {
     this.#checkUrl(input.url, 'url');
     const clientId = this.#clientFor(user, input.client_id, 'client_id');
+    this.#checkClientEvents(clientId, input.events, 'events');
     const { secret, sealed, prefix } = this.#newSecret();
     const id = await this.#withClientCheck(() =>
       this.#repository.insertSubscription({
@@ -383,8 +398,9 @@ export class HooksService {
   }
 
   async updateSubscription(user: SessionUser, id: string, input: UpdateSubscriptionCommand): Promise<SubscriptionView> {
-    await this.#manageable(user, id);
+    const current = await this.#manageable(user, id);
     this.#checkUrl(input.url, 'url');
+    this.#checkClientEvents(current.clientId, input.events, 'events');
     const events = input.events === undefined ? undefined : input.events === 'all' ? null : [...new Set(input.events)];
     if (!(await this.#repository.updateSubscription(id, { name: input.name, url: input.url, events, status: input.status }, scopeFor(user)))) {
       throw notFound('Subscription');
@@ -413,6 +429,7 @@ export class HooksService {
       throw new AppError('FORBIDDEN', 'A manager’s REST hook would receive every client’s events: only administrators and client users can create one.');
     }
     const clientId = this.#clientFor(user, null, 'target_url');
+    this.#checkClientEvents(clientId, [input.event], 'event');
     const { sealed, prefix } = this.#newSecret();
     const id = await this.#repository.insertSubscription({
       name: `REST hook: ${input.event}`,
@@ -435,10 +452,15 @@ export class HooksService {
     if (!(await this.#repository.deleteSubscription(id, scopeFor(user), 'rest_hook'))) throw notFound('Hook');
   }
 
-  /** Recent real envelopes of this type the caller may see, else the documented example. */
+  /**
+   * Recent real envelopes of this type the caller may see, else the documented example. An
+   * installation-wide event's real ones (a visitor's contact message) only for administrators —
+   * the contact messages are theirs alone (docs/contact.md); others get the example.
+   */
   async samples(user: SessionUser, type: PublicEventType): Promise<PublicEventEnvelope[]> {
     const source = this.deps.recentEvents;
     if (!source) throw new AppError('UNAVAILABLE', 'Event samples are not available yet');
+    if (isInstallationEvent(type) && user.role !== 'admin') return [source.example(type)];
     const recent = await source.recent(type, scopeFor(user), SAMPLES_LIMIT);
     return recent.length > 0 ? recent : [source.example(type)];
   }

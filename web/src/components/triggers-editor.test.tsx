@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { ANY_CLIENT, describeTrigger, TriggersEditor, triggersError, withClient, withEvent, type TriggerDraft } from './triggers-editor';
+import { PUBLIC_EVENT_TYPES } from '@common/api/events';
+import { ANY_CLIENT, describeTrigger, EVENT_LABEL, TriggersEditor, triggerEventChoices, triggersError, withClient, withEvent, type TriggerDraft } from './triggers-editor';
 
 const render = (value: TriggerDraft[], error?: string) =>
   renderToStaticMarkup(<TriggersEditor id="t" value={value} onChange={() => undefined} error={error} />);
@@ -54,6 +55,13 @@ describe('trigger helpers', () => {
     expect(chosen).toEqual({ event: 'message.received', filters: { channel: ['api'], client_id: clientId } });
     expect(withClient(chosen, ANY_CLIENT)).toEqual({ event: 'message.received', filters: { channel: ['api'] } });
     expect(withClient({ event: 'lead.qualified', filters: { client_id: clientId } }, ANY_CLIENT)).toEqual({ event: 'lead.qualified' });
+  });
+
+  it('offers installation-wide events (contact_form.submitted) only where no client scopes the automation, keeping one already chosen', () => {
+    expect(triggerEventChoices(false, 'message.received')).toEqual([...PUBLIC_EVENT_TYPES]);
+    expect(triggerEventChoices(true, 'message.received')).toEqual(PUBLIC_EVENT_TYPES.filter((t) => t !== 'contact_form.submitted'));
+    expect(triggerEventChoices(true, 'contact_form.submitted')).toContain('contact_form.submitted');
+    for (const type of PUBLIC_EVENT_TYPES) expect(EVENT_LABEL[type].length, type).toBeGreaterThan(5);
   });
 
   it('describes a trigger in one line', () => {

@@ -4,12 +4,14 @@
  * Shared by the automation form and the template form (both features import it from here).
  * With `clients` (an automation without a client of its own, which receives every client's events)
  * each trigger also has a client filter; otherwise a stored `client_id` filter is kept as it is.
+ * With `clientScoped` (an automation of a client, a template's automations) installation-wide events
+ * (contact_form.submitted: no client's) are not offered — the server refuses them there.
  */
 import { Plus, X } from 'lucide-react';
 import { CONVERSATION_EVENT_TYPES, type AutomationEventTrigger } from '@common/api/automations';
 import { channelKind, type ChannelKind } from '@common/api/channels';
 import { conversationStatus, type ConversationStatus } from '@common/api/conversations';
-import { PUBLIC_EVENT_TYPES, type PublicEventType } from '@common/api/events';
+import { isInstallationEvent, PUBLIC_EVENT_TYPES, type PublicEventType } from '@common/api/events';
 import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
 import { Button } from '@/components/ui/button';
 import { FieldError } from '@/components/ui/form-field';
@@ -32,9 +34,19 @@ export const EVENT_LABEL: Record<PublicEventType, string> = {
   'contact.created': 'A new contact',
   'lead.qualified': 'A conversation becomes a lead',
   'automation.execution.finished': 'An automation run finishes',
+  'contact_form.submitted': 'A visitor sends the website’s contact form',
 };
 
 const hasConversation = (event: PublicEventType) => CONVERSATION_EVENT_TYPES.includes(event);
+
+/**
+ * The events a trigger may choose: all of them, or for one client's automation (`clientScoped`)
+ * all but the installation-wide ones — except the trigger's own, so the select never shows blank
+ * (the server names the problem).
+ */
+export function triggerEventChoices(clientScoped: boolean, current: PublicEventType): PublicEventType[] {
+  return PUBLIC_EVENT_TYPES.filter((event) => !clientScoped || !isInstallationEvent(event) || event === current);
+}
 
 /** A trigger without the filters its event cannot have (switching to an event without a conversation). */
 export function withEvent(trigger: TriggerDraft, event: PublicEventType): TriggerDraft {
@@ -114,6 +126,7 @@ export function TriggersEditor({
   error,
   description,
   clients,
+  clientScoped = false,
 }: {
   id: string;
   value: readonly TriggerDraft[];
@@ -122,6 +135,8 @@ export function TriggersEditor({
   description?: string;
   /** Offer a client filter per trigger, among these clients. */
   clients?: readonly { id: string; name: string }[] | undefined;
+  /** It receives one client's events only: no installation-wide events on offer. */
+  clientScoped?: boolean;
 }) {
   const replace = (index: number, trigger: TriggerDraft) => onChange(value.map((t, i) => (i === index ? trigger : t)));
   return (
@@ -144,7 +159,7 @@ export function TriggersEditor({
                       <SelectValue />
                     </SelectTrigger>
                     <SelectContent>
-                      {PUBLIC_EVENT_TYPES.map((event) => (
+                      {triggerEventChoices(clientScoped, trigger.event).map((event) => (
                         <SelectItem key={event} value={event}>
                           {event} — {EVENT_LABEL[event]}
                         </SelectItem>

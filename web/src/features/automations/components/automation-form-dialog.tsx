@@ -219,6 +219,7 @@ export function AutomationFormDialog({
                   }}
                   error={triggersServerError ?? errors.triggers?.message}
                   clients={clientId === NO_CLIENT ? (clients.data ?? []).map((c) => ({ id: c.id, name: c.companyName })) : undefined}
+                  clientScoped={clientId !== NO_CLIENT}
                   description={
                     clientId === NO_CLIENT
                       ? 'Events that run this automation: without a client it receives every client’s events. Each matching event starts one execution, with the event sent as its trigger.'

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { PUBLIC_EVENT_TYPES } from '@common/api/events';
+import { isInstallationEvent, PUBLIC_EVENT_TYPES } from '@common/api/events';
 import { createSubscriptionInput, updateSubscriptionInput, type SubscriptionView } from '@common/api/hooks';
 import type { Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
@@ -29,8 +29,23 @@ function issuesToErrors(issues: readonly { path: readonly PropertyKey[]; message
   return errors;
 }
 
-/** The events choice: all (also events added later), or checkboxes of the catalogue. */
-export function EventsPicker({ value, onChange, error }: { value: EventsSelection; onChange: (next: EventsSelection) => void; error?: string | undefined }) {
+/**
+ * The events choice: all (also events added later), or checkboxes of the catalogue. `clientScoped`
+ * (a subscription of one client): installation-wide events (no client's) are not offered, unless
+ * already checked (so they can be unchecked; the server refuses them).
+ */
+export function EventsPicker({
+  value,
+  onChange,
+  error,
+  clientScoped = false,
+}: {
+  value: EventsSelection;
+  onChange: (next: EventsSelection) => void;
+  error?: string | undefined;
+  clientScoped?: boolean;
+}) {
+  const offered = PUBLIC_EVENT_TYPES.filter((type) => !clientScoped || !isInstallationEvent(type) || value.selected.includes(type));
   return (
     <fieldset className="grid min-w-0 gap-2" aria-describedby={error ? 'subscription-events-error' : undefined}>
       <legend className="mb-1 text-sm font-medium">Events</legend>
@@ -44,7 +59,7 @@ export function EventsPicker({ value, onChange, error }: { value: EventsSelectio
       </label>
       {value.mode === 'some' ? (
         <ul className="grid max-h-64 gap-2 overflow-y-auto rounded-md border p-3">
-          {PUBLIC_EVENT_TYPES.map((type) => (
+          {offered.map((type) => (
             <li key={type}>
               <label className="flex items-start gap-2 text-sm">
                 <input
@@ -169,7 +184,12 @@ export function SubscriptionFormDialog({
               onChange={(e) => setUrl(e.target.value)}
             />
           </FormField>
-          <EventsPicker value={events} onChange={setEvents} error={errors.events} />
+          <EventsPicker
+            value={events}
+            onChange={setEvents}
+            error={errors.events}
+            clientScoped={role === 'client' || (editing ? subscription.client_id !== null : clientId !== ALL_CLIENTS)}
+          />
           {choosesClient && !editing ? (
             <FormField id="subscription-client" label="Client" error={errors.client_id}>
               <Select value={clientId} onValueChange={setClientId}>

@@ -131,6 +131,16 @@ describe('the events picker', () => {
     expect(all).not.toContain('type="checkbox"');
     expect(all).toContain('Choose at least one event');
   });
+
+  it('offers no installation-wide event (contact_form.submitted) to a client’s subscription, unless it is checked already', () => {
+    const scoped = renderToStaticMarkup(<EventsPicker value={{ mode: 'some', selected: ['lead.qualified'] }} onChange={() => {}} clientScoped />);
+    expect(scoped.match(/type="checkbox"/gu)).toHaveLength(PUBLIC_EVENT_TYPES.length - 1);
+    expect(scoped).not.toContain('contact_form.submitted');
+    const everyClient = renderToStaticMarkup(<EventsPicker value={{ mode: 'some', selected: [] }} onChange={() => {}} />);
+    expect(everyClient).toContain('contact_form.submitted');
+    const checked = renderToStaticMarkup(<EventsPicker value={{ mode: 'some', selected: ['contact_form.submitted'] }} onChange={() => {}} clientScoped />);
+    expect(checked).toMatch(/<input type="checkbox"[^>]*checked=""[^>]*\/><span[^>]*><span[^>]*>contact_form\.submitted</u);
+  });
 });
 
 describe('the delivery log', () => {

@@ -112,6 +112,7 @@ export const EVENT_DESCRIPTIONS: Readonly<Record<PublicEventType, string>> = {
   'contact.created': 'A customer wrote to the business for the first time.',
   'lead.qualified': 'A conversation became a lead: the customer shared an e-mail address or phone number, or showed purchase intent.',
   'automation.execution.finished': 'An automation run ended: success, error or canceled.',
+  'contact_form.submitted': 'A visitor sent the website’s contact form. Belongs to no client: only subscriptions for all clients receive it.',
 };
 
 /** The form's events choice: every event (also those added later), or the checked ones. */

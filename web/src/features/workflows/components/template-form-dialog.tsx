@@ -188,6 +188,7 @@ export function TemplateFormDialog({ template }: { template?: TemplateView }) {
                   field.onChange(triggers);
                 }}
                 error={triggersServerError}
+                clientScoped
                 description="Events that run the automation each assigned client gets: it receives only that client's events. Each matching event starts one execution, with the event sent as its trigger."
               />
             )}
