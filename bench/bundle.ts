@@ -80,7 +80,11 @@ async function initialLoadOf(html: string, distDir: string): Promise<InitialLoad
   const styles: string[] = [];
   for (const m of html.matchAll(/<(script|link)\b([^>]*)>/giu)) {
     const attrs = attributes(m[2]!);
-    if (m[1]!.toLowerCase() === 'script' && attrs.get('type') === 'module' && attrs.get('src')) pending.push(toFile(attrs.get('src')!));
+    if (m[1]!.toLowerCase() === 'script' && attrs.get('type') === 'module' && attrs.get('src')) {
+      pending.push(toFile(attrs.get('src')!));
+      // A pre-rendered auth page's loader names the app and the page's chunks it starts after the first paint.
+      for (const url of [attrs.get('data-app'), ...(attrs.get('data-preload') ?? '').split(' ')]) if (url) pending.push(toFile(url));
+    }
     if (m[1]!.toLowerCase() === 'link') {
       const rel = attrs.get('rel');
       if (rel === 'modulepreload' && attrs.get('href')) pending.push(toFile(attrs.get('href')!));

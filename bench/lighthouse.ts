@@ -1,6 +1,6 @@
 /**
  * Lighthouse on the public pages (issue 15 §6): `/`, `/blog`, one published post, `/contact` and
- * `/login` (the React app), served by the real built server (`startParley`, PGlite), audited by
+ * `/login` (the React app, pre-rendered by the server), served by the real built server (`startParley`, PGlite), audited by
  * the `lighthouse` package (12.2.3, the last line that runs on Node 20) through its Node API against
  * Debian's Chromium, with its default configuration: the mobile preset (a Moto G Power-sized
  * screen, simulated slow 4G and a 4× slower CPU). Beside them, in the same run, a static HTML page
@@ -285,7 +285,7 @@ export const lighthouse: BenchGroup = {
   method: [
     `The real server (\`node scripts/start.mjs\` in the built copy, PGlite, a fresh data directory, LOG_LEVEL=warn), left to settle (start-up work such as training the demo agent out of the way). An administrator publishes one post through the admin API (\`POST /api/v1/blog-posts\`, as the panel does), so \`/blog\` has a featured post and the post has its page.`,
     `Lighthouse ${LIGHTHOUSE_VERSION} (the \`lighthouse\` npm package; later versions need Node 22) through its Node API — \`lighthouse(url, { port, onlyCategories })\` — against Debian's Chromium (\`/usr/bin/chromium --headless --no-sandbox --disable-gpu --disable-background-networking --disable-component-update --disable-sync --no-first-run --remote-debugging-port=…\`, a fresh profile), with Lighthouse's default configuration: the mobile preset (412×823 screen at 1.75×, simulated throttling: 150 ms RTT, 1.6 Mbps, CPU slowed 4×). Lighthouse clears the cache and storage before each page.`,
-    `Pages: \`/\`, \`/blog\`, the post (\`/blog/<slug>\`), \`/contact\`, \`/login\` (the React app) and the baseline. Each page ${RUNS} times, in rounds (every page once, then again), so a busy moment spreads over the pages; each score is the median of the runs, with the range when they differ. The metrics shown and the failing audits in the notes are those of the run with the median Performance score. A round that would take the group past ${TIME_BUDGET_MS / 60_000} minutes is not started (the rows then say n). A run Lighthouse could not complete (a runtime error such as NO_NAVSTART, after which it asks to be run again) is run again, up to ${ATTEMPTS} tries; the notes list them.`,
+    `Pages: \`/\`, \`/blog\`, the post (\`/blog/<slug>\`), \`/contact\`, \`/login\` (the React app, pre-rendered by the server: docs/public-site.md) and the baseline. Each page ${RUNS} times, in rounds (every page once, then again), so a busy moment spreads over the pages; each score is the median of the runs, with the range when they differ. The metrics shown and the failing audits in the notes are those of the run with the median Performance score. A round that would take the group past ${TIME_BUDGET_MS / 60_000} minutes is not started (the rows then say n). A run Lighthouse could not complete (a runtime error such as NO_NAVSTART, after which it asks to be run again) is run again, up to ${ATTEMPTS} tries; the notes list them.`,
     `Goals (issue 15 §6), each judged per page: Performance ≥ 98, Accessibility ≥ 95, Best Practices ≥ 95, SEO = 100. When one is missed, a note lists the category's audits that lost points, costliest first (title, id, score, weight, Lighthouse's value and the first elements or URLs it names).`,
     `Baseline: a static HTML page (title, description, a heading, a paragraph, a link; no stylesheet or script) that the bench writes into the built copy's dist/web as \`/${STATIC_FILE}\` and the same server serves with the same headers, audited in the same rounds.`,
     `The post's image: the content API accepts only https image URLs and this machine is offline, so an external image would fail to load — a console error that costs Best Practices and an image that weighs nothing, neither of them what a visitor gets. The post's image is \`https://${IMAGE_HOST}${IMAGE_PATH}\`, and the audited Chromium resolves that host to a loopback HTTPS server of the bench (\`--host-resolver-rules\`; a self-signed certificate trusted by its key's hash with \`--ignore-certificate-errors-spki-list\`, for this browser only) that serves a ${IMAGE_SIZE.width}×${IMAGE_SIZE.height} JPEG drawn by Chromium's canvas at quality 0.75 with photo-like grain, about 150 KB (the sample posts' images are 1200-pixel Unsplash photos; a real one may weigh more or less — the notes give this one's size), with a CDN's year-long cache header. Lighthouse's simulation then charges it like any other origin: a new connection and its bytes over the slow network.`,
@@ -319,7 +319,7 @@ export const lighthouse: BenchGroup = {
         { key: 'blog', path: '/blog', label: '/blog' },
         { key: 'post', path: `/blog/${slug}`, label: 'a post /blog/<slug>' },
         { key: 'contact', path: '/contact', label: '/contact' },
-        { key: 'login', path: '/login', label: '/login (the React app)' },
+        { key: 'login', path: '/login', label: '/login (the app, pre-rendered)' },
       ];
       await settle(server);
       browser = await launchDebuggable(imageHost.chromiumArgs);

@@ -13,6 +13,7 @@ import type {
   PublicBlogPost,
   ServicesContent,
 } from './api/content';
+import type { AuthRenderInput, AuthRenderResult } from './prerender';
 import type { SitePageName } from './routes';
 
 export type PublicPostSummary = Omit<PublicBlogPost, 'bodyHtml'>;
@@ -57,4 +58,6 @@ export interface SiteRenderResult {
 
 export interface SiteRenderer {
   renderSite(input: SiteRenderInput): SiteRenderResult;
+  /** An auth page of the web app, pre-rendered (common/prerender.ts, server/http/web-app.ts). */
+  renderAuth(input: AuthRenderInput): AuthRenderResult;
 }

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
 import { expect, test } from './support/fixtures';
+import { appTookOver } from './support/prerender';
 import { createUser, signInPage } from './support/users';
 
 const ACCESS_DENIED =
@@ -19,6 +20,8 @@ test.describe('404, access denied and guards', () => {
     // A page of the app (the public site is rendered on the server and has no router).
     await page.goto('/login');
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    // The server pre-renders /login: the router exists once the app has taken the page over.
+    await appTookOver(page);
     const report = page.waitForRequest(
       (request) => request.url().endsWith('/api/v1/telemetry/not-found') && request.method() === 'POST',
     );

@@ -5,15 +5,22 @@
  */
 import { expect, test } from './support/fixtures';
 import { GOOGLE_USER } from './support/google';
+import { appTookOver } from './support/prerender';
 
 test.describe('Google sign-in', () => {
   test('offers "Continue with Google" only when the server has Google configured', async ({ page }) => {
     await page.goto('/login');
     await expect(page.getByRole('link', { name: 'Continue with Google' })).toBeVisible();
 
-    // The same page against a server without Google settings.
-    await page.route('**/api/v1/auth/providers', (route) => route.fulfill({ json: { google: false } }));
-    await page.reload();
+    // The same page from a server without Google settings: the document says so (its boot data), and
+    // the app, once it has taken the page over, shows no button.
+    await page.route('**/login', async (route) => {
+      const response = await route.fetch();
+      const html = (await response.text()).replace('{"providers":{"google":true}}', '{"providers":{"google":false}}');
+      await route.fulfill({ response, body: html });
+    });
+    await page.goto('/login');
+    await appTookOver(page);
     await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Continue with Google' })).toHaveCount(0);
   });

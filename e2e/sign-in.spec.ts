@@ -1,9 +1,42 @@
 import { expect, test } from './support/fixtures';
+import { appTookOver } from './support/prerender';
 import { ADMIN, createUser } from './support/users';
 
+/** The app's bundle, held back so a test can act on the server's pre-rendered page first. */
+const APP_BUNDLE = /\/assets\/app-[^/]+\.js$/u;
+
 test.describe('sign in', () => {
+  test('paints the form from the server and keeps what was typed before the app took over', async ({ page }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(APP_BUNDLE, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/login');
+    // The server's page, while the app is still on its way.
+    await expect(page.locator('#root[data-prerendered]')).toHaveCount(1);
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    await expect(page).toHaveTitle('Sign In | Parley');
+    const signIn = page.getByRole('button', { name: 'Sign In', exact: true });
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill(ADMIN.password);
+    // Nothing is sent before the app runs.
+    await expect(signIn).toBeDisabled();
+
+    release();
+    await appTookOver(page);
+    await expect(page.getByLabel('Email')).toHaveValue(ADMIN.email);
+    await expect(page.getByLabel('Password', { exact: true })).toHaveValue(ADMIN.password);
+    await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+    await expect(signIn).toBeEnabled();
+    await signIn.click();
+    await expect(page).toHaveURL(/\/dashboard$/u);
+  });
+
   test('keeps the button disabled until both fields are filled and explains a blank e-mail', async ({ page }) => {
     await page.goto('/login');
+    await appTookOver(page);
     const signIn = page.getByRole('button', { name: 'Sign In', exact: true });
     await expect(signIn).toBeDisabled();
     await page.getByLabel('Email').focus();

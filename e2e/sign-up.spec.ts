@@ -1,4 +1,5 @@
 import { expect, test } from './support/fixtures';
+import { appTookOver } from './support/prerender';
 import { latestEmailLink, STRONG_PASSWORD, uniqueEmail } from './support/users';
 
 test.describe('sign up', () => {
@@ -68,6 +69,7 @@ test.describe('sign up', () => {
 
   test('refuses a disposable e-mail address with the shared rule', async ({ page }) => {
     await page.goto('/auth/sign-up');
+    await appTookOver(page);
     await page.getByLabel('Email').fill('someone@mailinator.com');
     await page.getByLabel('Email').blur();
     await expect(page.getByText('Please use a valid email address')).toBeVisible();

@@ -583,6 +583,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(contactRoutes, { contactService: contact, newsletterService: newsletter });
   await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
   const dev = config.env === 'development';
+  const siteRenderer = options.site?.loadRenderer ?? rendererFromFile(path.resolve(config.webDistDir, '..', 'ssr', 'render.js'), { reload: dev });
   await registerPublicSite(server, {
     distDir: config.webDistDir,
     publicUrl: config.publicUrl,
@@ -595,10 +596,14 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       site: () => content.publicSite(),
       post: (slug) => content.findPublishedPost(slug),
     },
-    loadRenderer: options.site?.loadRenderer ?? rendererFromFile(path.resolve(config.webDistDir, '..', 'ssr', 'render.js'), { reload: dev }),
+    loadRenderer: siteRenderer,
     ...(options.site?.assets ? { assets: options.site.assets } : {}),
   });
-  await registerWebApp(server, { distDir: config.webDistDir });
+  await registerWebApp(server, {
+    distDir: config.webDistDir,
+    // In development Vite serves the app's document, so nothing is pre-rendered.
+    ...(dev ? {} : { prerender: { loadRenderer: siteRenderer, boot: () => ({ providers: { google: authService.googleEnabled } }) } }),
+  });
 
   await server.ready();
   early.fastPath = createWebhookFastPath(webhooks, logger);

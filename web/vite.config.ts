@@ -31,6 +31,8 @@ export default defineConfig({
       input: {
         app: new URL('./index.html', import.meta.url).pathname,
         site: new URL('./src/app/site/islands.ts', import.meta.url).pathname,
+        // The pre-rendered auth pages' loader (server/http/web-app.ts).
+        boot: new URL('./src/app/prerender-boot.ts', import.meta.url).pathname,
       },
     },
   },

@@ -47,6 +47,7 @@ export const sessionResponse = z.object({ user: currentUser.nullable() });
 export type SessionResponse = z.infer<typeof sessionResponse>;
 
 export const providersResponse = z.object({ google: z.boolean() });
+export type ProvidersResponse = z.infer<typeof providersResponse>;
 
 export const signUpResponse = z.object({ verificationSent: z.literal(true), email: z.string() });
 

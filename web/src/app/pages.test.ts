@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AUTH_PAGES } from '@common/prerender';
 import { isSitePage, PAGE_ROUTES, type PageName } from '@common/routes';
 import { UPCOMING } from '@/features/upcoming/content';
 import { APP_PAGE_META } from './meta/app-meta';
@@ -7,7 +8,7 @@ import { PLAIN_PAGE_META } from './meta/plain-meta';
 import { PUBLIC_PAGE_META } from './meta/public-meta';
 import { SITE_PAGE_META } from './meta/site-meta';
 import { PAGE_LAYOUT } from './page-layouts';
-import { PAGE_COMPONENTS, UPCOMING_PAGES } from './pages';
+import { AUTH_SCREENS, PAGE_COMPONENTS, UPCOMING_PAGES } from './pages';
 
 const names = Object.keys(PAGE_ROUTES) as PageName[];
 const metaOf = (name: PageName) =>
@@ -29,6 +30,14 @@ describe('the page table', () => {
 
   it('renders exactly the site pages on the server', () => {
     for (const name of names) expect(PAGE_LAYOUT[name] === 'site', name).toBe(isSitePage(name));
+  });
+
+  it('pre-renders exactly the pages of the auth layout, each with a preloadable screen', () => {
+    expect([...AUTH_PAGES].sort()).toEqual(names.filter((name) => PAGE_LAYOUT[name] === 'auth').sort());
+    for (const name of AUTH_PAGES) {
+      expect(PAGE_COMPONENTS[name], name).toBe(AUTH_SCREENS[name]);
+      expect(typeof AUTH_SCREENS[name].preload, name).toBe('function');
+    }
   });
 
   it('keeps every guarded page out of the public and auth layouts', () => {

@@ -2,10 +2,12 @@
  * The screen of every page, loaded on demand: the landing page's bundle holds none of the signed-in
  * app. Typed as a full record over common/routes.ts, so every route (aliases included) exists.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, type ComponentType } from 'react';
 import type { PageName } from '@common/routes';
+import { lazyWithPreload, type Preloadable } from '@/lib/preloadable';
+import type { PagesOf } from './page-layouts';
 
-type Screen = LazyExoticComponent<ComponentType>;
+type Screen = ComponentType;
 
 /** Pages whose screens are not built yet: they share one screen saying "<Feature> is not available yet." */
 export const UPCOMING_PAGES = [
@@ -21,6 +23,17 @@ const Upcoming = lazy(() => import('./routes/app/upcoming'));
 /** The server renders the public site: reached from inside the app, it is loaded as a document. */
 const SiteDocument = lazy(() => import('./routes/site-document'));
 
+/**
+ * The auth pages' screens: the server pre-renders these pages (server/http/web-app.ts) and the app
+ * preloads the screen before taking the page over (main.tsx).
+ */
+export const AUTH_SCREENS = {
+  signIn: lazyWithPreload(() => import('./routes/auth/sign-in')),
+  signUp: lazyWithPreload(() => import('./routes/auth/sign-up')),
+  forgotPassword: lazyWithPreload(() => import('./routes/auth/forgot-password')),
+  resetPassword: lazyWithPreload(() => import('./routes/auth/reset-password')),
+} as const satisfies Record<PagesOf<'auth'>, Preloadable>;
+
 export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   home: SiteDocument,
   services: SiteDocument,
@@ -30,10 +43,10 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   blogPost: SiteDocument,
   features: SiteDocument,
   clientSignup: lazy(() => import('./routes/public/client-signup')),
-  signIn: lazy(() => import('./routes/auth/sign-in')),
-  signUp: lazy(() => import('./routes/auth/sign-up')),
-  forgotPassword: lazy(() => import('./routes/auth/forgot-password')),
-  resetPassword: lazy(() => import('./routes/auth/reset-password')),
+  signIn: AUTH_SCREENS.signIn,
+  signUp: AUTH_SCREENS.signUp,
+  forgotPassword: AUTH_SCREENS.forgotPassword,
+  resetPassword: AUTH_SCREENS.resetPassword,
   unauthorized: lazy(() => import('./routes/unauthorized')),
 
   dashboard: lazy(() => import('./routes/app/dashboard')),

@@ -5,13 +5,14 @@
 import { lazy, Suspense } from 'react';
 import { BrowserRouter, Route, Routes, useLocation } from 'react-router';
 import { findPage, PAGE_ROUTES, type PageName } from '@common/routes';
+import { lazyWithPreload } from '@/lib/preloadable';
 import { RequireAccess } from './guard';
 import { PAGE_LAYOUT, type PageLayout } from './page-layouts';
-import { NotFoundScreen, PAGE_COMPONENTS } from './pages';
+import { AUTH_SCREENS, NotFoundScreen, PAGE_COMPONENTS } from './pages';
 import { RootLayout } from './root-layout';
 
 const PublicLayout = lazy(() => import('./layouts/public-layout'));
-const AuthLayout = lazy(() => import('./layouts/auth-layout'));
+const AuthLayout = lazyWithPreload(() => import('./layouts/auth-layout'));
 const AppLayout = lazy(() => import('./layouts/app-layout'));
 
 const PAGE_NAMES = Object.keys(PAGE_ROUTES) as PageName[];
@@ -27,6 +28,16 @@ function Page() {
       <Screen />
     </Suspense>
   );
+}
+
+/**
+ * Loads the layout and screen of a page the server pre-rendered (the auth pages), so the app's
+ * first render replaces the pre-rendered markup in one commit. Nothing for other pages.
+ */
+export async function preloadPage(pathname: string): Promise<void> {
+  const name = findPage(pathname)?.name;
+  if (name === undefined || PAGE_LAYOUT[name] !== 'auth') return;
+  await Promise.all([AuthLayout.preload(), AUTH_SCREENS[name as keyof typeof AUTH_SCREENS].preload()]);
 }
 
 function routesFor(layout: PageLayout) {

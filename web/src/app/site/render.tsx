@@ -1,16 +1,21 @@
 /**
  * The server renderer of the public site (issue 15 §4): built with Vite's SSR build to
- * dist/ssr/render.js and called by server/http/public-site.ts with the stored content. It renders
+ * dist/ssr/render.js and called by server/http/public-site.ts with the stored content. (It also
+ * pre-renders the web app's auth pages: `renderAuth`, for server/http/web-app.ts.) It renders
  * the page's markup only — static HTML, no React on the client: what is interactive (the menu,
  * the contact and newsletter forms, the signed-in account area, the chat widget) is added by the
  * small site script (./islands.ts).
  */
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { StaticRouter } from 'react-router';
+import type { AuthRenderInput, AuthRenderResult } from '@common/prerender';
 import type { SiteRenderer, SiteRenderInput, SiteRenderResult } from '@common/site';
 import { PAGE_ROUTES } from '@common/routes';
 import { documentTitle } from '@/components/seo/head';
+import { TooltipProvider } from '@/components/ui/tooltip';
+import { getProvidersQueryOptions } from '@/features/auth/api/get-providers';
 import { AboutPage } from '@/features/marketing/components/about-page';
 import { BlogPage } from '@/features/marketing/components/blog-page';
 import { BlogPostNotFound, BlogPostPage } from '@/features/marketing/components/blog-post-page';
@@ -22,7 +27,13 @@ import { PublicFooter } from '@/features/marketing/components/public-footer';
 import { PublicNav } from '@/features/marketing/components/public-nav';
 import { ServicesPage } from '@/features/marketing/components/services-page';
 import { FEATURE_HIGHLIGHTS } from '@/features/marketing/content/hero';
+import { AuthFrame } from '../layouts/auth-layout';
+import { AUTH_PAGE_META } from '../meta/auth-meta';
 import { SITE_PAGE_META } from '../meta/site-meta';
+import ForgotPasswordRoute from '../routes/auth/forgot-password';
+import ResetPasswordRoute from '../routes/auth/reset-password';
+import SignInRoute from '../routes/auth/sign-in';
+import SignUpRoute from '../routes/auth/sign-up';
 
 function Layout({ children }: { children: ReactNode }) {
   return (
@@ -129,4 +140,31 @@ export function renderSite(input: SiteRenderInput): SiteRenderResult {
   };
 }
 
-export default { renderSite } satisfies SiteRenderer;
+const AUTH_ROUTES = { signIn: SignInRoute, signUp: SignUpRoute, forgotPassword: ForgotPasswordRoute, resetPassword: ResetPasswordRoute };
+
+/**
+ * An auth page as the web app's first render shows it (before any request of its own answers),
+ * with the providers the server offers: the app takes the markup over (web/src/main.tsx). Its
+ * submit buttons render disabled while the fields are empty, so nothing is sent before the app runs.
+ */
+export function renderAuth(input: AuthRenderInput): AuthRenderResult {
+  const Screen = AUTH_ROUTES[input.page];
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
+  client.setQueryData(getProvidersQueryOptions().queryKey, input.boot.providers);
+  const body = renderToStaticMarkup(
+    <StaticRouter location={input.url}>
+      <QueryClientProvider client={client}>
+        <TooltipProvider>
+          <AuthFrame>
+            <Screen />
+          </AuthFrame>
+        </TooltipProvider>
+      </QueryClientProvider>
+    </StaticRouter>,
+  );
+  client.clear();
+  const meta = AUTH_PAGE_META[input.page];
+  return { body, title: documentTitle(meta.title), description: meta.description };
+}
+
+export default { renderSite, renderAuth } satisfies SiteRenderer;
