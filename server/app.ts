@@ -75,6 +75,7 @@ import { WorkflowsService } from './modules/workflows/workflows.service';
 import { ContactRepository, ContactService, contactRoutes, NewsletterService, newsletterSubscribeJob, PublicFormLimits } from './modules/contact';
 import { BlogPostsService, ContentRepository, ContentService, contentRoutes, liveIntegrations } from './modules/content';
 import { EventsService } from './modules/events';
+import { InsightsService, insightsRoutes } from './modules/insights';
 import type { PublicEventSink } from './events/public-events';
 import { publicEventSchemas } from './http/public-event-schemas';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -165,6 +166,8 @@ export interface BuildAppOptions {
    * build). Default: dist/ssr/render.js beside WEB_DIST_DIR, and the web build's manifest.
    */
   site?: { loadRenderer: () => Promise<SiteRenderer>; assets?: Assets };
+  /** How long service-level jobs wait to be taken together (default 1 s; tests that read the figures at once: 0). */
+  insightsBatchDelayMs?: number;
 }
 
 export interface ParleyApp {
@@ -425,6 +428,9 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     },
   });
 
+  // Service levels (issue 16 §1): per conversation and per client and day, kept current by the domain events.
+  const insights = new InsightsService({ db, events, queue, logger, clock, batchDelayMs: options.insightsBatchDelayMs });
+
   const services: ParleyServices = {
     auth: authService,
     users,
@@ -455,6 +461,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     blogPosts,
     contact,
     newsletter,
+    insights,
   };
 
   // Jobs
@@ -473,6 +480,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   agentPolicy.register();
   publicEvents.register();
+  insights.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
   new ReopenNotifier({ db, events, queue, notifications, users }).register();
   const contactProfiles = new ContactProfiles({ channels: channelsRepository, messaging, adapters, logger });
@@ -562,6 +570,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(clientsRoutes, { clientsService: clients });
   await server.register(channelsRoutes, { channelsService });
   await server.register(conversationsRoutes, { conversationsService });
+  await server.register(insightsRoutes, { insightsService: insights });
   await server.register(chatsRoutes, { chatsService: chats });
   await server.register(realtimeRoutes, {
     hub: realtime,

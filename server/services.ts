@@ -29,6 +29,7 @@ import type { EventsService } from './modules/events';
 import type { HooksService } from './modules/hooks';
 import type { BlogPostsService, ContentService } from './modules/content';
 import type { ContactService, NewsletterService } from './modules/contact';
+import type { InsightsService } from './modules/insights';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -66,4 +67,6 @@ export interface ParleyServices {
   contact: ContactService;
   /** The newsletter's double opt-in (issue 15). */
   newsletter: NewsletterService;
+  /** Service levels per conversation and per client and day (issue 16 §1). */
+  insights: InsightsService;
 }

@@ -16,6 +16,7 @@ export const API_SCOPES = [
   'automations:report',
   'agents:read',
   'clients:read',
+  'insights:read',
 ] as const;
 export const apiScope = z.enum(API_SCOPES, { error: 'Unknown scope' });
 export type ApiScope = z.infer<typeof apiScope>;
@@ -30,4 +31,5 @@ export const API_SCOPE_LABELS: Readonly<Record<ApiScope, string>> = {
   'automations:report': 'Report automation executions',
   'agents:read': 'Read AI agents',
   'clients:read': 'Read clients',
+  'insights:read': 'Read insights and reports',
 };

@@ -225,6 +225,8 @@ export interface JobsTable {
   lockedBy: string | null;
   lastError: string | null;
   singletonKey: string | null;
+  /** At most one queued job per (name, key): a later one is not inserted while it waits (0026). */
+  coalesceKey: string | null;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
   completedAt: Timestamp | null;
@@ -779,6 +781,67 @@ export interface ContentStateTable {
   updatedAt: UpdatedAt;
 }
 
+/** Who answered a conversation first (server/modules/insights, docs/insights.md). */
+export type FirstResponder = 'ai' | 'person';
+/** One row per conversation: its service levels, recomputed from the stored facts (0027). */
+export interface ConversationServiceLevelsTable {
+  conversationId: string;
+  clientId: string;
+  channelKind: ChannelKind;
+  /** The conversation's. */
+  createdAt: ColumnType<Date, Date | string, Date | string>;
+  firstInboundAt: Timestamp | null;
+  firstResponseAt: Timestamp | null;
+  firstResponder: FirstResponder | null;
+  firstResponseSeconds: number | null;
+  firstResponseBusinessSeconds: number | null;
+  /** The latest resolution while resolved; null while open. */
+  resolvedAt: Timestamp | null;
+  resolutionSeconds: number | null;
+  resolutionBusinessSeconds: number | null;
+  automated: ColumnType<boolean, boolean | undefined, boolean>;
+  handoffs: ColumnType<number, number | undefined, number>;
+  reopenings: ColumnType<number, number | undefined, number>;
+  personReplies: ColumnType<number, number | undefined, number>;
+  aiReplies: ColumnType<number, number | undefined, number>;
+  customerMessages: ColumnType<number, number | undefined, number>;
+  /** The person it is counted for: its assignee, else the first person who replied; null: none. */
+  agentId: string | null;
+  updatedAt: UpdatedAt;
+}
+
+export type ServiceLevelEventKind = 'handoff' | 'reopening' | 'resolution';
+/** Hand-offs, reopenings and resolutions as the insights module recorded them, once per job (0027). */
+export interface ServiceLevelEventsTable {
+  /** The `insights.service-level` job that recorded it: a job run twice records it once. */
+  jobId: number;
+  conversationId: string;
+  kind: ServiceLevelEventKind;
+  at: ColumnType<Date, Date | string, Date | string>;
+}
+
+/** Per client and UTC day of the conversations' creation, the sums of their service levels (0027). */
+export interface ServiceLevelDailyTable {
+  clientId: string;
+  /** A `date`: select it as text (`day::text`); the two drivers read dates differently. */
+  day: ColumnType<Date | string, string, string>;
+  conversations: ColumnType<number, number | undefined, number>;
+  answered: ColumnType<number, number | undefined, number>;
+  firstResponseSecondsSum: ColumnType<number, number | undefined, number>;
+  firstResponseBusinessSecondsSum: ColumnType<number, number | undefined, number>;
+  resolved: ColumnType<number, number | undefined, number>;
+  resolutionSecondsSum: ColumnType<number, number | undefined, number>;
+  resolutionBusinessSecondsSum: ColumnType<number, number | undefined, number>;
+  automated: ColumnType<number, number | undefined, number>;
+  /** Conversations with at least one hand-off. */
+  handedOff: ColumnType<number, number | undefined, number>;
+  handoffs: ColumnType<number, number | undefined, number>;
+  reopenings: ColumnType<number, number | undefined, number>;
+  /** Every message of the day's conversations: the customer's, the AI's and people's. */
+  messages: ColumnType<number, number | undefined, number>;
+  updatedAt: UpdatedAt;
+}
+
 export interface DB {
   apiKeys: ApiKeysTable;
   webhookSubscriptions: WebhookSubscriptionsTable;
@@ -831,6 +894,9 @@ export interface DB {
   contactReplies: ContactRepliesTable;
   newsletterSubscribers: NewsletterSubscribersTable;
   contactRateLimits: ContactRateLimitsTable;
+  conversationServiceLevels: ConversationServiceLevelsTable;
+  serviceLevelEvents: ServiceLevelEventsTable;
+  serviceLevelDaily: ServiceLevelDailyTable;
 }
 
 export type User = Selectable<UsersTable>;

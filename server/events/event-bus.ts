@@ -39,6 +39,18 @@ export interface JobSubscription<K extends DomainEventName, J extends JobDefinit
    * only when one of its events matches. Omitted: always wanted.
    */
   gate?: readonly string[];
+  /**
+   * The job runs no sooner than this long after the event (never claimed where it is inserted):
+   * for a `batched` job, so that the events of a burst wait together and one handler takes them
+   * all in one transaction instead of one each.
+   */
+  delayMs?: number;
+  /**
+   * The payload key whose value coalesces the jobs: while a job of this kind with the same value
+   * is queued (not yet running), another is not inserted — the queued one will do the work of
+   * both. For a handler that reads the current state rather than the event; not with `withEvent`.
+   */
+  coalesce?: Keys;
 }
 
 /** What `withEvent` adds to a job's payload. */
@@ -59,6 +71,8 @@ interface StoredSubscription {
   keys: string[];
   withEvent: boolean;
   gate: string[] | null;
+  delayMs: number;
+  coalesce: string | null;
 }
 
 /** What a database function needs to publish events the way `publish` does. */
@@ -108,6 +122,8 @@ export class EventBus {
       keys: [...subscription.keys],
       withEvent: subscription.withEvent ?? false,
       gate: subscription.gate ? [...subscription.gate] : null,
+      delayMs: Math.max(0, Math.round(subscription.delayMs ?? 0)),
+      coalesce: subscription.coalesce ?? null,
     });
   }
 

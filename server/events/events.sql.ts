@@ -13,10 +13,12 @@ export const eventsRoutines = defineSqlRoutines({
     // Domain events: the subscribers' jobs (one per matching subscription, its payload the keys it
     // names from the event's payload; parley_insert_jobs), and the events themselves as JSON arrays
     // of at most 16 (a NOTIFY carries at most 8000 bytes; events carry ids only).
-    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent, gate}]; withEvent:
+    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent, gate, delayMs}]; withEvent:
     // the payload also gets the event's name, performedBy and time (`event`, `performedBy`, `at`);
     // gate (null: none): the subscription counts only while parley_gate_open(gate) — each distinct
-    // gate of the subscriptions these events match is evaluated once.
+    // gate of the subscriptions these events match is evaluated once; delayMs (0: none): the job
+    // runs that long after the event; coalesce (null: none): the payload key whose value is the
+    // job's coalesce key (parley_insert_jobs).
     // Returns the jobs claimed for `p_local`.
     // Whether one of the functions named in p_fns (a JSON array of names, each a function of no
     // arguments returning boolean) returns true: a subscription's `gate`. One EXECUTE for all of
@@ -61,7 +63,9 @@ export const eventsRoutines = defineSqlRoutines({
           'name', s->>'job',
           'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb)
             || case when (s->>'withEvent')::boolean then jsonb_build_object('event', e->'name', 'performedBy', e->'performedBy', 'at', e->'at') else '{}'::jsonb end,
-          'maxAttempts', (s->>'maxAttempts')::integer) order by i), '[]'::jsonb)
+          'maxAttempts', (s->>'maxAttempts')::integer,
+          'delayMs', coalesce((s->>'delayMs')::bigint, 0),
+          'coalesceKey', case when jsonb_typeof(s->'coalesce') = 'string' then e->'payload'->>(s->>'coalesce') end) order by i), '[]'::jsonb)
       into v_jobs
       from jsonb_array_elements(p_events) with ordinality as ev(e, i)
       join jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s on s->>'event' = e->>'name'

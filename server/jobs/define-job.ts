@@ -33,6 +33,14 @@ export interface JobDefinition<S extends z.ZodType = z.ZodType> {
    * table still take shared slots.
    */
   readonly localSlots?: number;
+  /**
+   * Jobs of this kind are taken in batches: never claimed where they are inserted (`reserve`
+   * leaves them queued), and a handler takes the other queued ones of its kind in its own
+   * transaction (`JobQueue.takeQueued`), so a burst of small jobs becomes one transaction instead
+   * of one each — for work that is cheaper done for many keys at once (a rollup refreshed after
+   * every message).
+   */
+  readonly batched?: boolean;
 }
 
 export function defineJob<S extends z.ZodType>(definition: JobDefinition<S>): JobDefinition<S> {

@@ -21,7 +21,9 @@ export const jobsRoutines = defineSqlRoutines({
       end if;
     end $$`,
 
-    // Jobs, in order: [{name, payload, maxAttempts}]. Up to the slots `p_local` holds per job name
+    // Jobs, in order: [{name, payload, maxAttempts, delayMs?, coalesceKey?}]; a job with a delay
+    // runs that long after this statement and is never claimed here; a job with a coalesce key is
+    // not inserted while a queued one has the same name and key (migration 0026), nor twice here. Up to the slots `p_local` holds per job name
     // ({workerId, slots: {name: {n, leaseMs, hint?}}}, JobQueue.reserve) are inserted already
     // claimed by that worker, which runs them once this transaction committed; those are returned,
     // each with its `hint` — what the job's hint function (a function of the payload, named by the
@@ -40,27 +42,31 @@ export const jobsRoutines = defineSqlRoutines({
         return '[]'::jsonb;
       end if;
       with wanted as (
-        select j, i, row_number() over (partition by j->>'name' order by i) as rank
+        select j, i, row_number() over (partition by j->>'name' order by i) as rank,
+          coalesce((j->>'delayMs')::bigint, 0) as delay_ms
         from jsonb_array_elements(p_jobs) with ordinality as t(j, i)
       ), placed as (
-        select j, i,
-          rank <= coalesce((p_local->'slots'->(j->>'name')->>'n')::integer, 0) as claimed,
+        select j, i, delay_ms,
+          delay_ms = 0 and rank <= coalesce((p_local->'slots'->(j->>'name')->>'n')::integer, 0) as claimed,
           coalesce((p_local->'slots'->(j->>'name')->>'leaseMs')::bigint, 0) as lease_ms
         from wanted
       ), inserted as (
-        insert into jobs (name, payload, max_attempts, run_at, status, attempts, locked_by, locked_until)
-        select j->>'name', j->'payload', (j->>'maxAttempts')::integer, statement_timestamp(),
+        insert into jobs (name, payload, max_attempts, run_at, status, attempts, locked_by, locked_until, coalesce_key)
+        select j->>'name', j->'payload', (j->>'maxAttempts')::integer, statement_timestamp() + delay_ms * interval '1 millisecond',
           case when claimed then 'running' else 'queued' end,
           case when claimed then 1 else 0 end,
           case when claimed then p_local->>'workerId' end,
-          case when claimed then statement_timestamp() + lease_ms * interval '1 millisecond' end
+          case when claimed then statement_timestamp() + lease_ms * interval '1 millisecond' end,
+          j->>'coalesceKey'
         from placed order by i
-        returning id, name, payload, attempts, max_attempts, status
+        on conflict (name, coalesce_key) where coalesce_key is not null and status = 'queued' do nothing
+        returning id, name, payload, attempts, max_attempts, status, run_at
       )
       select
         coalesce(jsonb_agg(jsonb_build_object('id', id, 'name', name, 'payload', payload, 'attempts', attempts, 'maxAttempts', max_attempts) order by id)
           filter (where status = 'running'), '[]'::jsonb),
-        count(*) filter (where status = 'queued')
+        -- Delayed jobs wake nobody now: the workers' poll finds them when they are due.
+        count(*) filter (where status = 'queued' and run_at <= statement_timestamp())
       into v_claimed, v_queued
       from inserted;
       if v_queued > 0 then

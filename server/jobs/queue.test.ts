@@ -531,6 +531,61 @@ describe.each(ENGINES)('job queue (%s)', (engine) => {
     expect(ran.sort()).toEqual([1, 2]);
   });
 
+  it('a batched job is never claimed where it is inserted; its handler claims the queued ones and completes them in its transaction', async () => {
+    const def = job({ batched: true });
+    const q = queue({ concurrency: 1 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const done: number[][] = [];
+    let takenByFailure: number[] = [];
+    let failOnce = true;
+    q.register(def, async ({ n }) => {
+      await gate;
+      const taken = await q.takeQueued(def, 3);
+      // Claimed for this worker in a statement of their own: running, no longer queued.
+      for (const t of taken) expect((await rowOf(t.id)).status).toBe('running');
+      try {
+        await database.db.transaction().execute(async (trx) => {
+          await q.completeTaken(trx, taken.map((t) => t.id));
+          if (failOnce) {
+            failOnce = false;
+            takenByFailure = taken.map((t) => t.id);
+            throw new Error('rolled back');
+          }
+        });
+        done.push([n, ...taken.map((t) => t.payload.n)]);
+      } catch {
+        // The handler's work failed: its taken jobs stay claimed until their leases run out.
+      }
+    });
+    await q.start();
+    expect(q.reserve([{ definition: def, n: 5 }])).toBeNull();
+    const first = await q.enqueue(def, { n: 1 });
+    await vi.waitFor(async () => expect((await rowOf(first)).status).toBe('running'));
+    // Queued behind the running one (one slot), one with a payload its schema now refuses.
+    const later = [];
+    for (const n of [2, 3, 4, 5, 6]) later.push(await q.enqueue(def, { n }));
+    await sql`update jobs set payload = '{"n": "three"}'::jsonb where id = ${later[1]!}`.execute(database.db);
+    release();
+    await vi.waitFor(() => expect(takenByFailure).toHaveLength(2));
+    // The next handler (5) took the one left (6); the failed handler's jobs wait for their leases.
+    await vi.waitFor(() => expect(done).toEqual([[5, 6]]));
+    // 2 and 4 were taken by the failed handler (3 refused): still running, leased to this worker.
+    expect(takenByFailure).toEqual([later[0], later[2]]);
+    for (const id of takenByFailure) expect(await rowOf(id)).toMatchObject({ status: 'running', lockedBy: expect.any(String) });
+    // Their leases run out: they are claimed again and done.
+    await sql`update jobs set locked_until = statement_timestamp() - interval '1 second' where id = any(${takenByFailure}::bigint[])`.execute(database.db);
+    await vi.waitFor(async () => expect((await Promise.all(takenByFailure.map(rowOf))).map((r) => r.status)).toEqual(['completed', 'completed']));
+    await q.waitForIdle();
+    // Each job's work done once: 1's own batch failed (its taken jobs redone), 5 took 6.
+    expect(done.flat().sort()).toEqual([2, 4, 5, 6]);
+    const rows = await database.db.selectFrom('jobs').select(['status', 'lastError']).where('name', '=', def.name).orderBy('id').execute();
+    expect(rows.map((r) => r.status)).toEqual(['completed', 'completed', 'failed', 'completed', 'completed', 'completed']);
+    expect(rows[2]!.lastError).toMatch(/^Invalid payload/u);
+  });
+
   it('wakes for a delayed job at its time, without polling', async () => {
     const def = job();
     const q = queue({ pollIntervalMs: 60_000 });

@@ -25,6 +25,7 @@ import {
   type JobContext,
   type JobDefinition,
   type JobHandler,
+  type JobPayload,
   type JobPayloadInput,
   PermanentJobError,
   RetryLaterError,
@@ -291,7 +292,7 @@ export class JobQueue {
     const slots: Record<string, { n: number; leaseMs: number; hint?: string; own?: boolean }> = {};
     let total = 0;
     for (const { definition, n } of wanted) {
-      if (!this.#jobs.has(definition.name)) continue;
+      if (!this.#jobs.has(definition.name) || definition.batched) continue;
       if (definition.localSlots !== undefined) {
         const own = this.#own(definition.name);
         const take = Math.min(n, definition.localSlots - own.reserved - own.running);
@@ -330,6 +331,51 @@ export class JobQueue {
       this.#run(row, hint?.(row) ?? row.hint, slot.own === true);
     }
     this.release(claim);
+  }
+
+  /**
+   * For the handler of a `batched` job: claims up to `limit` other queued jobs of its kind that are
+   * due, for this worker, in one short statement of its own (as the queue claims jobs: running,
+   * leased) — so that nothing waits on the handler's longer transaction (a coalesced job's key is
+   * free again at once). The handler does their work and completes them with `completeTaken` in its
+   * transaction; if it fails, their leases run out and they are claimed again like any job. A
+   * payload its schema refuses is marked failed, as a claimed job's would be, and not returned.
+   */
+  async takeQueued<J extends JobDefinition>(definition: J, limit: number): Promise<{ id: number; payload: JobPayload<J> }[]> {
+    if (limit <= 0) return [];
+    const { rows } = await sql<{ id: string | number; payload: unknown }>`
+      update jobs set status = 'running', attempts = attempts + 1, locked_by = ${this.#workerId},
+        locked_until = statement_timestamp() + ${this.#leaseMs(definition)} * interval '1 millisecond', updated_at = statement_timestamp()
+      where id in (
+        select id from jobs
+        where name = ${definition.name} and status = 'queued' and run_at <= statement_timestamp()
+        order by run_at, id
+        limit ${limit}
+        for update skip locked)
+      returning id, payload`.execute(this.#database.db);
+    const taken: { id: number; payload: JobPayload<J> }[] = [];
+    for (const row of rows) {
+      const parsed = definition.payload.safeParse(row.payload);
+      if (parsed.success) {
+        taken.push({ id: Number(row.id), payload: parsed.data as JobPayload<J> });
+        continue;
+      }
+      this.#logger.error({ job: definition.name, jobId: row.id }, 'a queued job had an invalid payload');
+      await sql`
+        update jobs set status = 'failed', last_error = ${`Invalid payload: ${parsed.error.message}`}, completed_at = statement_timestamp(),
+          locked_by = null, locked_until = null, updated_at = statement_timestamp()
+        where id = ${row.id} and locked_by = ${this.#workerId}`.execute(this.#database.db);
+    }
+    return taken.sort((a, b) => a.id - b.id);
+  }
+
+  /** Completes jobs `takeQueued` claimed, in the handler's transaction `trx` (with its work). */
+  async completeTaken(trx: Kysely<DB>, ids: readonly number[]): Promise<void> {
+    if (ids.length === 0) return;
+    await sql`
+      update jobs set status = 'completed', completed_at = statement_timestamp(), updated_at = statement_timestamp(),
+        locked_by = null, locked_until = null, last_error = null, ${this.#erasedPayload()}
+      where id = any(${[...ids]}::bigint[]) and locked_by = ${this.#workerId}`.execute(trx);
   }
 
   /** Gives back what is left of a reservation (the insert failed, or claimed fewer jobs). */

@@ -59,6 +59,8 @@ export interface TestAppOptions {
   workflowPorts?: BuildAppOptions['workflowPorts'];
   /** More consumers of the public events (`BuildAppOptions.eventSinks`). */
   eventSinks?: BuildAppOptions['eventSinks'];
+  /** `BuildAppOptions.insightsBatchDelayMs`; default 0 here (the figures at once). */
+  insightsBatchDelayMs?: number;
 }
 
 export interface TestApp extends ParleyApp {
@@ -89,6 +91,8 @@ export async function createTestApp(engine: Engine, options: TestAppOptions = {}
     executionReconciler: options.executionReconciler,
     workflowPorts: options.workflowPorts,
     eventSinks: options.eventSinks,
+    // The service-level figures at once (no batching delay), unless a test asks for it.
+    insightsBatchDelayMs: options.insightsBatchDelayMs ?? 0,
     // The public site from its source (Vitest compiles it): tests run without a build.
     site: { loadRenderer: async () => ((await import(/* @vite-ignore */ SITE_RENDERER_SOURCE)) as { default: SiteRenderer }).default, assets: TEST_SITE_ASSETS },
   });

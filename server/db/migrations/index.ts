@@ -22,6 +22,8 @@ import * as hooksRetention from './0022-hooks-retention';
 import * as content from './0023-content';
 import * as contact from './0024-contact';
 import * as contactFormEvent from './0025-contact-form-event';
+import * as jobCoalescing from './0026-job-coalescing';
+import * as insights from './0027-insights';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +50,6 @@ export const migrations: Record<string, Migration> = {
   '0023-content': content,
   '0024-contact': contact,
   '0025-contact-form-event': contactFormEvent,
+  '0026-job-coalescing': jobCoalescing,
+  '0027-insights': insights,
 };

@@ -1,0 +1,107 @@
+/**
+ * EventBus subscriptions' `delayMs` and `coalesce` (parley_publish → parley_insert_jobs, migration
+ * 0026) on both engines: a delayed job waits and is never claimed where it is inserted; coalesced
+ * jobs are one queued job per key — within one publication and across transactions — while a
+ * running job does not hold the key.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createTestDatabase, ENGINES, type TestDatabase } from '../../test/helpers/database';
+import { defineJob } from '../jobs/define-job';
+import { JobQueue } from '../jobs/queue';
+import { EventBus } from './event-bus';
+
+const logger = pino({ level: 'silent' });
+
+describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (engine) => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase(engine);
+  });
+  afterAll(async () => {
+    await database.destroy();
+  });
+
+  function setup(options: { delayMs?: number; coalesce?: boolean }) {
+    const job = defineJob({ name: `test.${randomUUID().slice(0, 8)}`, payload: z.object({ conversationId: z.string() }), batched: true });
+    const queue = new JobQueue(database, { logger });
+    const bus = new EventBus(database, logger, { jobChannel: queue.channel });
+    bus.subscribe({
+      event: 'conversation.created',
+      job,
+      keys: ['conversationId'],
+      ...(options.delayMs !== undefined ? { delayMs: options.delayMs } : {}),
+      ...(options.coalesce ? { coalesce: 'conversationId' as const } : {}),
+    });
+    const publish = (...conversationIds: string[]) =>
+      database.db.transaction().execute(async (trx) => {
+        await bus.publishMany(
+          trx,
+          conversationIds.map((conversationId) => ({ name: 'conversation.created', payload: { conversationId, clientId: randomUUID() }, performedBy: { kind: 'system' } })),
+        );
+      });
+    const rows = () =>
+      database.db
+        .selectFrom('jobs')
+        .select(['id', 'status', 'payload', 'coalesceKey', sql<number>`extract(epoch from (run_at - created_at)) * 1000`.as('delay')])
+        .where('name', '=', job.name)
+        .orderBy('id')
+        .execute();
+    return { job, publish, rows };
+  }
+
+  it('a delayed job is queued to run that long after the event', async () => {
+    const { publish, rows } = setup({ delayMs: 1500 });
+    await publish('a');
+    const [row] = await rows();
+    expect(row).toMatchObject({ status: 'queued', coalesceKey: null });
+    expect(Number(row!.delay)).toBeGreaterThanOrEqual(1500);
+  });
+
+  it('coalesced jobs: one queued job per key, within a publication and across transactions', async () => {
+    const { publish, rows } = setup({ coalesce: true, delayMs: 1000 });
+    await publish('a', 'b', 'a');
+    await publish('a');
+    expect((await rows()).map((r) => [r.payload, r.coalesceKey, r.status])).toEqual([
+      [{ conversationId: 'a' }, 'a', 'queued'],
+      [{ conversationId: 'b' }, 'b', 'queued'],
+    ]);
+    // Once the queued one runs, the key is free: a change made meanwhile queues the next job.
+    const first = (await rows())[0]!;
+    await database.db.updateTable('jobs').set({ status: 'running' }).where('id', '=', first.id).execute();
+    await publish('a');
+    expect((await rows()).map((r) => [r.coalesceKey, r.status])).toEqual([
+      ['a', 'running'],
+      ['b', 'queued'],
+      ['a', 'queued'],
+    ]);
+  });
+
+  it('without coalesce every event queues its job', async () => {
+    const { publish, rows } = setup({});
+    await publish('a', 'a');
+    expect((await rows()).map((r) => [r.coalesceKey, r.status])).toEqual([
+      [null, 'queued'],
+      [null, 'queued'],
+    ]);
+  });
+
+  it('a delayed job is never claimed where it is inserted, even with a local slot', async () => {
+    const { job, rows } = setup({ delayMs: 500 });
+    const local = { workerId: 'here', slots: { [job.name]: { n: 2, leaseMs: 1000 } } };
+    const jobs = [
+      { name: job.name, payload: { conversationId: 'x' }, maxAttempts: 1, delayMs: 500 },
+      { name: job.name, payload: { conversationId: 'y' }, maxAttempts: 1 },
+    ];
+    const { rows: claimed } = await sql<{ claimed: unknown[] }>`
+      select parley_insert_jobs(${JSON.stringify(jobs)}::jsonb, ${JSON.stringify(local)}::jsonb, 'parley_test_jobs') as claimed`.execute(database.db);
+    expect(claimed[0]!.claimed).toEqual([expect.objectContaining({ payload: { conversationId: 'y' } })]);
+    expect((await rows()).map((r) => [r.payload, r.status])).toEqual([
+      [{ conversationId: 'x' }, 'queued'],
+      [{ conversationId: 'y' }, 'running'],
+    ]);
+  });
+});

@@ -1,0 +1,567 @@
+/**
+ * The insights module's SQL: its own tables (`conversation_service_levels`,
+ * `service_level_events`, `service_level_daily`) and, read only, the facts a conversation's
+ * service levels are made of — `conversations`, `messages` (messaging), `channels` (its kind) and
+ * `agents` (the client's business hours) — docs/ARCHITECTURE.md, One owner per table.
+ *
+ * Every write runs in the caller's transaction, under the advisory locks it took first: the
+ * conversations' (`lockConversations`), then the days' (`lockDays`), each set in key order, so two
+ * transactions never wait for each other in a circle.
+ */
+import { type Selectable, sql } from 'kysely';
+import type { OpeningHours } from '../../../common/business-time';
+import type { Db } from '../../db/database';
+import type { ChannelKind, ConversationServiceLevelsTable, ConversationStatus, HandledBy, ServiceLevelEventKind } from '../../db/schema';
+import type { JobCompletion } from '../../jobs/define-job';
+import type { ServiceLevel, ServiceLevelFacts } from './service-level';
+
+/** A (client, UTC day) whose rollup is recomputed. */
+export interface DayKey {
+  clientId: string;
+  /** YYYY-MM-DD */
+  day: string;
+}
+
+/** A conversation's row as the read functions return it. */
+export interface ServiceLevelRow extends ServiceLevel {
+  updatedAt: Date;
+}
+
+/** One client's rollup of one UTC day. */
+export interface DailyRollup {
+  clientId: string;
+  /** YYYY-MM-DD */
+  day: string;
+  conversations: number;
+  answered: number;
+  firstResponseSecondsSum: number;
+  firstResponseBusinessSecondsSum: number;
+  resolved: number;
+  resolutionSecondsSum: number;
+  resolutionBusinessSecondsSum: number;
+  automated: number;
+  handedOff: number;
+  handoffs: number;
+  reopenings: number;
+  messages: number;
+}
+
+/** Medians over a period's conversations (null when none has the figure). */
+export interface ServiceLevelMedians {
+  conversations: number;
+  firstResponseSeconds: number | null;
+  firstResponseBusinessSeconds: number | null;
+  resolutionSeconds: number | null;
+  resolutionBusinessSeconds: number | null;
+}
+
+/** Which conversations a read covers: [from, until) on their creation time, one client or all. */
+export interface PeriodFilter {
+  from: Date;
+  until: Date;
+  clientId: string | null;
+}
+
+const num = (value: unknown): number => Number(value ?? 0);
+const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
+const date = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
+const dateOrNull = (value: unknown): Date | null => (value === null || value === undefined ? null : date(value));
+
+interface FactsRow {
+  conversationId: string;
+  clientId: string;
+  channelKind: ChannelKind;
+  createdAt: Date;
+  updatedAt: Date;
+  status: ConversationStatus;
+  handledBy: HandledBy;
+  escalated: boolean;
+  businessHours: OpeningHours | null;
+  firstInboundAt: Date | null;
+  firstResponseAt: Date | null;
+  firstResponseSender: 'ai' | 'agent' | null;
+  aiReplies: number | string;
+  personReplies: number | string;
+  customerMessages: number | string;
+  assignedAgentId: string | null;
+  firstPersonId: string | null;
+  handoffs: number | string | null;
+  reopenings: number | string | null;
+  lastResolutionAt: Date | null;
+}
+
+export class InsightsRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Holds each conversation's advisory lock until `trx` ends (taken in key order). */
+  async lockConversations(trx: Db, conversationIds: readonly string[]): Promise<void> {
+    if (conversationIds.length === 0) return;
+    await sql`select pg_advisory_xact_lock(k.key) from (
+        select distinct hashtextextended('parley.insights.conversation:' || id::text, 0) as key
+        from unnest(${[...conversationIds]}::uuid[]) as id order by key) k`.execute(trx);
+  }
+
+  /** Holds each (client, day)'s advisory lock until `trx` ends (taken in key order, after the conversations'). */
+  async lockDays(trx: Db, days: readonly DayKey[]): Promise<void> {
+    if (days.length === 0) return;
+    await sql`select pg_advisory_xact_lock(k.key) from (
+        select distinct hashtextextended('parley.insights.day:' || d.client_id::text || ':' || d.day::text, 0) as key
+        from unnest(${days.map((d) => d.clientId)}::uuid[], ${days.map((d) => d.day)}::date[]) as d(client_id, day) order by key) k`.execute(trx);
+  }
+
+  /** Hand-offs, reopenings and resolutions, once per job (a job run twice records nothing more); of conversations that exist. */
+  async recordEvents(trx: Db, events: readonly { jobId: number; conversationId: string; kind: ServiceLevelEventKind; at: Date }[]): Promise<void> {
+    if (events.length === 0) return;
+    await sql`insert into service_level_events (job_id, conversation_id, kind, at)
+      select e.job_id, c.id, e.kind, e.at
+      from unnest(${events.map((e) => e.jobId)}::bigint[], ${events.map((e) => e.conversationId)}::uuid[],
+        ${events.map((e) => e.kind)}::text[], ${events.map((e) => e.at.toISOString())}::timestamptz[]) as e(job_id, conversation_id, kind, at)
+      join conversations c on c.id = e.conversation_id
+      on conflict (job_id) do nothing`.execute(trx);
+  }
+
+  /**
+   * What the service levels of these conversations are made of, one query: the conversation, its
+   * channel's kind, the client's agent's business hours, its messages (the customer's first, the
+   * first AI or person message after it, the replies by each) and its recorded events. Conversations
+   * that no longer exist are left out.
+   */
+  async facts(trx: Db, conversationIds: readonly string[]): Promise<ServiceLevelFacts[]> {
+    if (conversationIds.length === 0) return [];
+    const { rows } = await sql<FactsRow>`
+      select c.id as conversation_id, c.client_id, ch.kind as channel_kind, c.created_at, c.updated_at, c.status, c.handled_by,
+        c.escalation_reason is not null as escalated, a.business_hours,
+        m.first_inbound_at, r.created_at as first_response_at, r.sender_type as first_response_sender,
+        m.ai_replies, m.person_replies, m.customer_messages, c.assigned_agent_id, p.sender_id as first_person_id, e.handoffs, e.reopenings, e.last_resolution_at
+      from conversations c
+      join channels ch on ch.id = c.channel_id
+      left join agents a on a.client_id = c.client_id
+      cross join lateral (
+        select min(x.created_at) filter (where x.direction = 'inbound') as first_inbound_at,
+          count(*) filter (where x.direction = 'outbound' and x.sender_type = 'ai') as ai_replies,
+          count(*) filter (where x.direction = 'outbound' and x.sender_type = 'agent') as person_replies,
+          count(*) filter (where x.direction = 'inbound') as customer_messages
+        from messages x where x.conversation_id = c.id) m
+      left join lateral (
+        select y.sender_id from messages y
+        where y.conversation_id = c.id and y.direction = 'outbound' and y.sender_type = 'agent' and y.sender_id is not null
+        order by y.created_at, y.id limit 1) p on true
+      left join lateral (
+        select y.created_at, y.sender_type from messages y
+        where y.conversation_id = c.id and y.direction = 'outbound' and y.sender_type in ('ai', 'agent') and y.created_at > m.first_inbound_at
+        order by y.created_at, y.id limit 1) r on true
+      cross join lateral (
+        select count(*) filter (where z.kind = 'handoff') as handoffs,
+          count(*) filter (where z.kind = 'reopening') as reopenings,
+          max(z.at) filter (where z.kind = 'resolution') as last_resolution_at
+        from service_level_events z where z.conversation_id = c.id) e
+      where c.id = any(${[...conversationIds]}::uuid[])`.execute(trx);
+    return rows.map((row) => ({
+      conversationId: row.conversationId,
+      clientId: row.clientId,
+      channelKind: row.channelKind,
+      createdAt: date(row.createdAt),
+      updatedAt: date(row.updatedAt),
+      status: row.status,
+      handledBy: row.handledBy,
+      escalated: row.escalated,
+      businessHours: row.businessHours,
+      firstInboundAt: dateOrNull(row.firstInboundAt),
+      firstResponseAt: dateOrNull(row.firstResponseAt),
+      firstResponseSender: row.firstResponseSender,
+      aiReplies: num(row.aiReplies),
+      personReplies: num(row.personReplies),
+      customerMessages: num(row.customerMessages),
+      assignedAgentId: row.assignedAgentId,
+      firstPersonId: row.firstPersonId,
+      handoffs: num(row.handoffs),
+      reopenings: num(row.reopenings),
+      lastResolutionAt: dateOrNull(row.lastResolutionAt),
+    }));
+  }
+
+  /**
+   * Stores the rows; a row equal to the stored one is left alone. Resolves with the conversations
+   * whose row was inserted or changed.
+   */
+  async upsertLevels(trx: Db, levels: readonly ServiceLevel[]): Promise<string[]> {
+    if (levels.length === 0) return [];
+    const changed = await trx
+      .insertInto('conversationServiceLevels')
+      .values(levels.map((level) => ({ ...level })))
+      .onConflict((oc) =>
+        oc
+          .column('conversationId')
+          .doUpdateSet((eb) => ({
+            clientId: eb.ref('excluded.clientId'),
+            channelKind: eb.ref('excluded.channelKind'),
+            createdAt: eb.ref('excluded.createdAt'),
+            firstInboundAt: eb.ref('excluded.firstInboundAt'),
+            firstResponseAt: eb.ref('excluded.firstResponseAt'),
+            firstResponder: eb.ref('excluded.firstResponder'),
+            firstResponseSeconds: eb.ref('excluded.firstResponseSeconds'),
+            firstResponseBusinessSeconds: eb.ref('excluded.firstResponseBusinessSeconds'),
+            resolvedAt: eb.ref('excluded.resolvedAt'),
+            resolutionSeconds: eb.ref('excluded.resolutionSeconds'),
+            resolutionBusinessSeconds: eb.ref('excluded.resolutionBusinessSeconds'),
+            automated: eb.ref('excluded.automated'),
+            handoffs: eb.ref('excluded.handoffs'),
+            reopenings: eb.ref('excluded.reopenings'),
+            personReplies: eb.ref('excluded.personReplies'),
+            aiReplies: eb.ref('excluded.aiReplies'),
+            customerMessages: eb.ref('excluded.customerMessages'),
+            agentId: eb.ref('excluded.agentId'),
+            updatedAt: sql<Date>`statement_timestamp()`,
+          }))
+          .where(
+            sql<boolean>`(conversation_service_levels.client_id, conversation_service_levels.channel_kind, conversation_service_levels.created_at,
+              conversation_service_levels.first_inbound_at, conversation_service_levels.first_response_at, conversation_service_levels.first_responder,
+              conversation_service_levels.first_response_seconds, conversation_service_levels.first_response_business_seconds,
+              conversation_service_levels.resolved_at, conversation_service_levels.resolution_seconds, conversation_service_levels.resolution_business_seconds,
+              conversation_service_levels.automated, conversation_service_levels.handoffs, conversation_service_levels.reopenings,
+              conversation_service_levels.person_replies, conversation_service_levels.ai_replies,
+              conversation_service_levels.customer_messages, conversation_service_levels.agent_id)
+            is distinct from (excluded.client_id, excluded.channel_kind, excluded.created_at,
+              excluded.first_inbound_at, excluded.first_response_at, excluded.first_responder,
+              excluded.first_response_seconds, excluded.first_response_business_seconds,
+              excluded.resolved_at, excluded.resolution_seconds, excluded.resolution_business_seconds,
+              excluded.automated, excluded.handoffs, excluded.reopenings,
+              excluded.person_replies, excluded.ai_replies, excluded.customer_messages, excluded.agent_id)`,
+          ),
+      )
+      .returning('conversationId')
+      .execute();
+    return changed.map((row) => row.conversationId);
+  }
+
+  /**
+   * Adds these changes to the days' rollups (a missing day starts at zero), in (client, day)
+   * order. Each is what one transaction's changed rows moved: their new figures minus their old.
+   */
+  async addToDays(trx: Db, changes: readonly DailyRollup[]): Promise<void> {
+    if (changes.length === 0) return;
+    const sorted = [...changes].sort((a, b) => a.clientId.localeCompare(b.clientId) || a.day.localeCompare(b.day));
+    const column = <K extends keyof DailyRollup>(key: K) => sorted.map((c) => c[key]);
+    // Existing days are updated in place; only a day without a row is inserted — its change is a
+    // new row's share, never negative (the table's checks apply to an insert's row before any
+    // conflict is seen).
+    await sql`
+      with d as (
+        select * from unnest(${column('clientId')}::uuid[], ${column('day')}::date[], ${column('conversations')}::int[], ${column('answered')}::int[],
+          ${column('firstResponseSecondsSum')}::float8[], ${column('firstResponseBusinessSecondsSum')}::float8[], ${column('resolved')}::int[],
+          ${column('resolutionSecondsSum')}::float8[], ${column('resolutionBusinessSecondsSum')}::float8[], ${column('automated')}::int[],
+          ${column('handedOff')}::int[], ${column('handoffs')}::int[], ${column('reopenings')}::int[], ${column('messages')}::int[])
+          as d(client_id, day, conversations, answered, frs, frbs, resolved, rs, rbs, automated, handed_off, handoffs, reopenings, messages)
+      ), updated as (
+        update service_level_daily t set
+          conversations = t.conversations + d.conversations,
+          answered = t.answered + d.answered,
+          first_response_seconds_sum = t.first_response_seconds_sum + d.frs,
+          first_response_business_seconds_sum = t.first_response_business_seconds_sum + d.frbs,
+          resolved = t.resolved + d.resolved,
+          resolution_seconds_sum = t.resolution_seconds_sum + d.rs,
+          resolution_business_seconds_sum = t.resolution_business_seconds_sum + d.rbs,
+          automated = t.automated + d.automated,
+          handed_off = t.handed_off + d.handed_off,
+          handoffs = t.handoffs + d.handoffs,
+          reopenings = t.reopenings + d.reopenings,
+          messages = t.messages + d.messages,
+          updated_at = statement_timestamp()
+        from d where t.client_id = d.client_id and t.day = d.day
+        returning t.client_id, t.day
+      )
+      insert into service_level_daily (client_id, day, conversations, answered, first_response_seconds_sum, first_response_business_seconds_sum,
+        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages, updated_at)
+      select d.client_id, d.day, d.conversations, d.answered, d.frs, d.frbs, d.resolved, d.rs, d.rbs, d.automated, d.handed_off, d.handoffs,
+        d.reopenings, d.messages, statement_timestamp()
+      from d where not exists (select 1 from updated u where u.client_id = d.client_id and u.day = d.day)`.execute(trx);
+  }
+
+  /** The rollups of these (client, day)s, summed again from their conversations' rows. */
+  async recomputeDays(trx: Db, days: readonly DayKey[]): Promise<void> {
+    if (days.length === 0) return;
+    await sql`
+      insert into service_level_daily (client_id, day, conversations, answered, first_response_seconds_sum, first_response_business_seconds_sum,
+        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages, updated_at)
+      select k.client_id, k.day,
+        count(s.conversation_id)::int,
+        count(s.first_response_at)::int,
+        coalesce(sum(s.first_response_seconds), 0),
+        coalesce(sum(s.first_response_business_seconds), 0),
+        count(s.resolved_at)::int,
+        coalesce(sum(s.resolution_seconds), 0),
+        coalesce(sum(s.resolution_business_seconds), 0),
+        (count(*) filter (where s.automated))::int,
+        (count(*) filter (where s.handoffs > 0))::int,
+        coalesce(sum(s.handoffs), 0)::int,
+        coalesce(sum(s.reopenings), 0)::int,
+        coalesce(sum(s.customer_messages + s.ai_replies + s.person_replies), 0)::int,
+        statement_timestamp()
+      from unnest(${days.map((d) => d.clientId)}::uuid[], ${days.map((d) => d.day)}::date[]) as k(client_id, day)
+      left join conversation_service_levels s on s.client_id = k.client_id
+        and s.created_at >= (k.day::timestamp at time zone 'UTC') and s.created_at < ((k.day + 1)::timestamp at time zone 'UTC')
+      group by k.client_id, k.day
+      on conflict (client_id, day) do update set
+        conversations = excluded.conversations,
+        answered = excluded.answered,
+        first_response_seconds_sum = excluded.first_response_seconds_sum,
+        first_response_business_seconds_sum = excluded.first_response_business_seconds_sum,
+        resolved = excluded.resolved,
+        resolution_seconds_sum = excluded.resolution_seconds_sum,
+        resolution_business_seconds_sum = excluded.resolution_business_seconds_sum,
+        automated = excluded.automated,
+        handed_off = excluded.handed_off,
+        handoffs = excluded.handoffs,
+        reopenings = excluded.reopenings,
+        messages = excluded.messages,
+        updated_at = excluded.updated_at`.execute(trx);
+  }
+
+  /** A job finished by the caller's statement (`parley_complete_job`, server/jobs/jobs.sql.ts). */
+  async completeJob(trx: Db, completion: JobCompletion): Promise<void> {
+    await sql`select parley_complete_job(${JSON.stringify(completion)}::jsonb)`.execute(trx);
+  }
+
+  /**
+   * The backfill's next batch: up to `limit` conversations after `after` by id (`last`: the cursor
+   * for the one after), and which of them have no row yet.
+   */
+  async backfillBatch(trx: Db, after: string | null, limit: number): Promise<{ last: string | null; size: number; missing: string[] }> {
+    const { rows } = await sql<{ id: string; missing: boolean }>`
+      select c.id, not exists (select 1 from conversation_service_levels s where s.conversation_id = c.id) as missing
+      from conversations c
+      ${after === null ? sql`` : sql`where c.id > ${after}::uuid`}
+      order by c.id limit ${limit}`.execute(trx);
+    return { last: rows.at(-1)?.id ?? null, size: rows.length, missing: rows.filter((r) => r.missing).map((r) => r.id) };
+  }
+
+  /** Reads: one conversation's row, only within `clientId` when given. */
+  async findLevel(conversationId: string, clientId: string | null): Promise<ServiceLevelRow | undefined> {
+    let query = this.db.selectFrom('conversationServiceLevels').selectAll().where('conversationId', '=', conversationId);
+    if (clientId !== null) query = query.where('clientId', '=', clientId);
+    const row = await query.executeTakeFirst();
+    return row ? levelOf(row) : undefined;
+  }
+
+  /** The stored rows of these conversations (before a recompute changes them), by conversation id. */
+  async storedLevels(trx: Db, conversationIds: readonly string[]): Promise<Map<string, ServiceLevelRow>> {
+    if (conversationIds.length === 0) return new Map();
+    const rows = await trx.selectFrom('conversationServiceLevels').selectAll().where('conversationId', 'in', [...conversationIds]).execute();
+    return new Map(rows.map((row) => [row.conversationId, levelOf(row)]));
+  }
+
+  /** Reads: the rollups of the days in [from, to] (YYYY-MM-DD), one client's or every client's, by day then client. */
+  async daily(from: string, to: string, clientId: string | null): Promise<DailyRollup[]> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select client_id, day::text as day, conversations, answered, first_response_seconds_sum, first_response_business_seconds_sum,
+        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages
+      from service_level_daily
+      where day >= ${from}::date and day <= ${to}::date ${clientId === null ? sql`` : sql`and client_id = ${clientId}::uuid`}
+      order by day, client_id`.execute(this.db);
+    return rows.map((row) => ({
+      clientId: String(row.clientId),
+      day: String(row.day),
+      conversations: num(row.conversations),
+      answered: num(row.answered),
+      firstResponseSecondsSum: num(row.firstResponseSecondsSum),
+      firstResponseBusinessSecondsSum: num(row.firstResponseBusinessSecondsSum),
+      resolved: num(row.resolved),
+      resolutionSecondsSum: num(row.resolutionSecondsSum),
+      resolutionBusinessSecondsSum: num(row.resolutionBusinessSecondsSum),
+      automated: num(row.automated),
+      handedOff: num(row.handedOff),
+      handoffs: num(row.handoffs),
+      reopenings: num(row.reopenings),
+      messages: num(row.messages),
+    }));
+  }
+
+  /**
+   * Reads: medians over the conversations created in the period (sums add up across days, medians
+   * do not: they are computed from the rows, by the (client_id, created_at) or (created_at) index).
+   */
+  async medians(period: PeriodFilter): Promise<ServiceLevelMedians> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select count(*) as conversations,
+        percentile_cont(0.5) within group (order by first_response_seconds) as first_response_seconds,
+        percentile_cont(0.5) within group (order by first_response_business_seconds) as first_response_business_seconds,
+        percentile_cont(0.5) within group (order by resolution_seconds) as resolution_seconds,
+        percentile_cont(0.5) within group (order by resolution_business_seconds) as resolution_business_seconds
+      from conversation_service_levels
+      where created_at >= ${period.from} and created_at < ${period.until}
+        ${period.clientId === null ? sql`` : sql`and client_id = ${period.clientId}::uuid`}`.execute(this.db);
+    const row = rows[0] ?? {};
+    return {
+      conversations: num(row.conversations),
+      firstResponseSeconds: numOrNull(row.firstResponseSeconds),
+      firstResponseBusinessSeconds: numOrNull(row.firstResponseBusinessSeconds),
+      resolutionSeconds: numOrNull(row.resolutionSeconds),
+      resolutionBusinessSeconds: numOrNull(row.resolutionBusinessSeconds),
+    };
+  }
+
+  /** Reads: totals and medians of the conversations started in the period. */
+  async periodSummary(period: PeriodFilter): Promise<PeriodSummary> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select ${summaryColumns()}
+      from conversation_service_levels s
+      where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}`.execute(this.db);
+    return summaryOf(rows[0] ?? {});
+  }
+
+  /**
+   * Reads: the period's totals and medians per client, with the client's name and status; every
+   * client (or the one filtered), those without a conversation in the period too, most
+   * conversations first.
+   */
+  async byClient(period: PeriodFilter): Promise<(PeriodSummary & { clientId: string; name: string; status: string })[]> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select c.id as client_id, c.company_name as name, c.status, ${summaryColumns()}
+      from clients c
+      left join conversation_service_levels s on s.client_id = c.id and s.created_at >= ${period.from} and s.created_at < ${period.until}
+      ${period.clientId === null ? sql`` : sql`where c.id = ${period.clientId}::uuid`}
+      group by c.id, c.company_name, c.status
+      order by count(s.conversation_id) desc, c.company_name, c.id`.execute(this.db);
+    return rows.map((row) => ({ clientId: String(row.clientId), name: String(row.name), status: String(row.status), ...summaryOf(row) }));
+  }
+
+  /**
+   * Reads: each client's AI agent over the period — the conversations it answered first — and each
+   * person over the conversations counted for them (`agent_id`); most conversations first.
+   */
+  async agentPerformance(period: PeriodFilter): Promise<AgentRow[]> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select 'ai' as kind, s.client_id::text as id, coalesce(a.name, 'AI agent') as name, c.company_name as client_name, ${summaryColumns()}
+      from conversation_service_levels s
+      join clients c on c.id = s.client_id
+      left join agents a on a.client_id = s.client_id
+      where s.first_responder = 'ai' and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
+      group by s.client_id, a.name, c.company_name
+      union all
+      select 'person' as kind, s.agent_id::text as id, u.full_name as name, null as client_name, ${summaryColumns()}
+      from conversation_service_levels s
+      join users u on u.id = s.agent_id
+      where s.agent_id is not null and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
+      group by s.agent_id, u.full_name
+      order by conversations desc, name, id`.execute(this.db);
+    return rows.map((row) => ({
+      kind: row.kind === 'ai' ? 'ai' : 'person',
+      id: String(row.id),
+      name: String(row.name),
+      clientName: typeof row.clientName === 'string' ? row.clientName : null,
+      ...summaryOf(row),
+    }));
+  }
+
+  /** Reads: the period's conversations by channel kind. */
+  async byChannel(period: PeriodFilter): Promise<{ kind: ChannelKind; count: number }[]> {
+    const { rows } = await sql<{ kind: ChannelKind; count: string | number }>`
+      select s.channel_kind as kind, count(*) as count
+      from conversation_service_levels s
+      where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
+      group by s.channel_kind order by count(*) desc, s.channel_kind`.execute(this.db);
+    return rows.map((row) => ({ kind: row.kind, count: num(row.count) }));
+  }
+
+  /** Reads: clients by status (every client, or the one named). */
+  async clientsByStatus(clientId: string | null): Promise<{ status: string; count: number }[]> {
+    const { rows } = await sql<{ status: string; count: string | number }>`
+      select status, count(*) as count from clients ${clientId === null ? sql`` : sql`where id = ${clientId}::uuid`}
+      group by status order by count(*) desc, status`.execute(this.db);
+    return rows.map((row) => ({ status: row.status, count: num(row.count) }));
+  }
+
+  /** Reads: the daily rollups summed per month (YYYY-MM, UTC) over the days [from, to]; months without a row are absent. */
+  async months(from: string, to: string, clientId: string | null): Promise<{ month: string; conversations: number; messages: number; automated: number }[]> {
+    const { rows } = await sql<Record<string, unknown>>`
+      select to_char(day, 'YYYY-MM') as month, sum(conversations) as conversations, sum(messages) as messages, sum(automated) as automated
+      from service_level_daily
+      where day >= ${from}::date and day <= ${to}::date ${clientId === null ? sql`` : sql`and client_id = ${clientId}::uuid`}
+      group by 1 order by 1`.execute(this.db);
+    return rows.map((row) => ({ month: String(row.month), conversations: num(row.conversations), messages: num(row.messages), automated: num(row.automated) }));
+  }
+}
+
+/** Totals and medians of a set of conversations' rows (a period, a client, an agent). */
+export interface PeriodSummary {
+  conversations: number;
+  messages: number;
+  answered: number;
+  resolved: number;
+  automated: number;
+  handedOff: number;
+  reopened: number;
+  firstResponseSeconds: number | null;
+  firstResponseBusinessSeconds: number | null;
+  resolutionSeconds: number | null;
+  resolutionBusinessSeconds: number | null;
+}
+
+export interface AgentRow extends PeriodSummary {
+  kind: 'ai' | 'person';
+  /** The client's id for its AI agent, the user's for a person. */
+  id: string;
+  name: string;
+  clientName: string | null;
+}
+
+/** The aggregate columns of `PeriodSummary` over rows aliased `s` (a left join's missing rows count nothing). */
+function summaryColumns() {
+  return sql`count(s.conversation_id) as conversations,
+    coalesce(sum(s.customer_messages + s.ai_replies + s.person_replies), 0) as messages,
+    count(s.first_response_at) as answered,
+    count(s.resolved_at) as resolved,
+    count(*) filter (where s.automated) as automated,
+    count(*) filter (where s.handoffs > 0) as handed_off,
+    count(*) filter (where s.reopenings > 0) as reopened,
+    percentile_cont(0.5) within group (order by s.first_response_seconds) as first_response_seconds,
+    percentile_cont(0.5) within group (order by s.first_response_business_seconds) as first_response_business_seconds,
+    percentile_cont(0.5) within group (order by s.resolution_seconds) as resolution_seconds,
+    percentile_cont(0.5) within group (order by s.resolution_business_seconds) as resolution_business_seconds`;
+}
+
+function summaryOf(row: Record<string, unknown>): PeriodSummary {
+  return {
+    conversations: num(row.conversations),
+    messages: num(row.messages),
+    answered: num(row.answered),
+    resolved: num(row.resolved),
+    automated: num(row.automated),
+    handedOff: num(row.handedOff),
+    reopened: num(row.reopened),
+    firstResponseSeconds: numOrNull(row.firstResponseSeconds),
+    firstResponseBusinessSeconds: numOrNull(row.firstResponseBusinessSeconds),
+    resolutionSeconds: numOrNull(row.resolutionSeconds),
+    resolutionBusinessSeconds: numOrNull(row.resolutionBusinessSeconds),
+  };
+}
+
+function clientFilter(period: PeriodFilter) {
+  return period.clientId === null ? sql`` : sql`and s.client_id = ${period.clientId}::uuid`;
+}
+
+/** A stored row as the module's types have it. */
+function levelOf(row: Selectable<ConversationServiceLevelsTable>): ServiceLevelRow {
+  return {
+    conversationId: row.conversationId,
+    clientId: row.clientId,
+    channelKind: row.channelKind,
+    createdAt: date(row.createdAt),
+    firstInboundAt: dateOrNull(row.firstInboundAt),
+    firstResponseAt: dateOrNull(row.firstResponseAt),
+    firstResponder: row.firstResponder,
+    firstResponseSeconds: numOrNull(row.firstResponseSeconds),
+    firstResponseBusinessSeconds: numOrNull(row.firstResponseBusinessSeconds),
+    resolvedAt: dateOrNull(row.resolvedAt),
+    resolutionSeconds: numOrNull(row.resolutionSeconds),
+    resolutionBusinessSeconds: numOrNull(row.resolutionBusinessSeconds),
+    automated: row.automated,
+    handoffs: num(row.handoffs),
+    reopenings: num(row.reopenings),
+    personReplies: num(row.personReplies),
+    aiReplies: num(row.aiReplies),
+    customerMessages: num(row.customerMessages),
+    agentId: row.agentId,
+    updatedAt: date(row.updatedAt),
+  };
+}

@@ -1,0 +1,237 @@
+/**
+ * GET /api/v1/insights and its CSV (issue 16 §2, common/api/insights.ts) on both engines: figures
+ * of a seeded history computed by hand (the period against the one before, per agent and per
+ * client, by channel, six months of trends with zeros), a client user reading only their own
+ * client, validation with field messages, and the CSV export.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TREND_MONTHS, type InsightsView } from '../../../common/api/insights';
+import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
+import { ENGINES } from '../../../test/helpers/database';
+import { expectJson, signedInClientUser } from '../../../test/helpers/inbox';
+import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
+import type { Channel, ConversationStatus, SenderType } from '../../db/schema';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+describe.each(ENGINES)('insights API (%s)', (engine) => {
+  let app: TestApp;
+  let admin: TestClient;
+  let person: { userId: string };
+  let alpha: { id: string; companyName: string };
+  let beta: { id: string; companyName: string };
+  let alphaUser: TestClient;
+  const now = Date.now();
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+
+  /** A conversation and its messages (each step: who, how long after the start) written as history, then its row computed. */
+  async function seed(
+    channel: Channel,
+    startedAgo: number,
+    steps: readonly [SenderType, number][],
+    options: { status?: ConversationStatus; resolvedAfter?: number; assignedAgentId?: string } = {},
+  ): Promise<string> {
+    const db = app.database.db;
+    const started = now - startedAgo;
+    const contact = await db
+      .insertInto('contacts')
+      .values({ clientId: channel.clientId, channelId: channel.id, externalId: `seed-${randomUUID()}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('conversations')
+      .values({
+        clientId: channel.clientId,
+        channelId: channel.id,
+        contactId: contact.id,
+        status: options.status ?? 'active',
+        handledBy: steps.some(([sender]) => sender === 'agent') ? 'human' : 'ai',
+        assignedAgentId: options.assignedAgentId ?? null,
+        createdAt: new Date(started).toISOString(),
+        updatedAt: new Date(started + (options.resolvedAfter ?? 0)).toISOString(),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const [sender, after] of steps) {
+      const inbound = sender === 'customer';
+      await db
+        .insertInto('messages')
+        .values({
+          conversationId: id,
+          clientId: channel.clientId,
+          channelId: channel.id,
+          direction: inbound ? 'inbound' : 'outbound',
+          senderType: sender,
+          senderId: sender === 'agent' ? person.userId : null,
+          content: `${sender} after ${after} ms`,
+          status: inbound ? 'received' : 'sent',
+          createdAt: new Date(started + after).toISOString(),
+        })
+        .execute();
+    }
+    await app.services.insights.refresh([id]);
+    return id;
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp(engine);
+    admin = (await signedInClient(app, 'admin')).client;
+    person = await signedInClient(app, 'manager', { name: 'Maya Manager' });
+    const a = await createTestClient(app, `Alpha ${randomUUID().slice(0, 6)}`);
+    const b = await createTestClient(app, `Beta ${randomUUID().slice(0, 6)}`);
+    alpha = { id: a.id, companyName: a.companyName };
+    beta = { id: b.id, companyName: b.companyName };
+    const alphaChat = await createTestChannel(app, { clientId: alpha.id, kind: 'webchat' });
+    const alphaWhatsApp = await createTestChannel(app, { clientId: alpha.id, kind: 'whatsapp' });
+    const betaChat = await createTestChannel(app, { clientId: beta.id, kind: 'webchat' });
+    alphaUser = (await signedInClientUser(app, alpha.id)).client;
+
+    // This week (the last 7 days), Alpha: the AI answers in 30 s and resolves it (automated);
+    // the AI answers in 90 s, then a person (assigned) writes and resolves it; nobody answers one
+    // on WhatsApp. Beta: a person answers in 10 min, unresolved.
+    await seed(alphaChat, 2 * HOUR, [['customer', 0], ['ai', 30_000]], { status: 'resolved', resolvedAfter: 10 * MINUTE });
+    await seed(alphaChat, 3 * DAY, [['customer', 0], ['ai', 90_000], ['customer', 5 * MINUTE], ['agent', 6 * MINUTE]], {
+      status: 'resolved',
+      resolvedAfter: HOUR,
+      assignedAgentId: person.userId,
+    });
+    await seed(alphaWhatsApp, 5 * DAY, [['customer', 0]]);
+    await seed(betaChat, 6 * DAY, [['customer', 0], ['agent', 10 * MINUTE]]);
+    // The week before: one Alpha conversation, automated in 60 s.
+    await seed(alphaChat, 9 * DAY, [['customer', 0], ['ai', 60_000]], { status: 'resolved', resolvedAfter: 5 * MINUTE });
+    // Two months ago: outside both periods, in the trends.
+    await seed(alphaChat, 62 * DAY, [['customer', 0], ['ai', 5_000]]);
+  });
+  afterAll(async () => {
+    await app.destroy();
+  });
+
+  const only = (view: InsightsView, ids: readonly string[]) => ({ ...view, clients: view.clients.filter((c) => ids.includes(c.clientId)) });
+
+  it('gives the period’s figures against the period before, computed from the conversations', async () => {
+    const view = expectJson<InsightsView>(await admin.get(`/api/v1/insights?period=7d&clientId=${alpha.id}`), 200);
+    expect(view.clientId).toBe(alpha.id);
+    expect(Date.parse(view.period.to) - Date.parse(view.period.from)).toBe(7 * DAY);
+    expect(view.previous.to).toBe(view.period.from);
+    expect(view.metrics.conversations).toEqual({ value: 3, previous: 1 });
+    // First responses 30 s and 90 s (the unanswered one has none): median 60 s; before: 60 s.
+    expect(view.metrics.medianFirstResponseSeconds).toEqual({ value: 60, previous: 60 });
+    expect(view.metrics.automatedResolutionRate).toEqual({ value: 1 / 3, previous: 1 });
+    expect(view.metrics.satisfaction).toEqual({ value: null, previous: null });
+    expect(view.ratingsCollected).toBe(false);
+    expect(view.totals).toEqual({ conversations: 3, messages: 2 + 4 + 1, answered: 2, resolved: 2, automated: 1, handedOff: 0, reopened: 0 });
+    expect(view.medians.resolutionSeconds).toBe((10 * 60 + 3600) / 2);
+    expect(view.distribution.conversationsByChannel).toEqual([
+      { key: 'webchat', label: 'Website chat', count: 2 },
+      { key: 'whatsapp', label: 'WhatsApp', count: 1 },
+    ]);
+    expect(view.distribution.clientsByStatus).toEqual([{ key: 'active', label: 'Active', count: 1 }]);
+  });
+
+  it('ranks the AI agent of each client and each person by conversations', async () => {
+    const view = expectJson<InsightsView>(await admin.get('/api/v1/insights?period=7d'), 200);
+    const mine = view.agents.filter((a) => a.id === `ai:${alpha.id}` || a.id === person.userId);
+    expect(mine).toEqual([
+      {
+        id: `ai:${alpha.id}`,
+        kind: 'ai',
+        name: expect.any(String),
+        clientName: alpha.companyName,
+        conversations: 2,
+        resolved: 2,
+        resolutionRate: 1,
+        medianFirstResponseSeconds: 60,
+        satisfaction: null,
+        ratings: 0,
+      },
+      {
+        id: person.userId,
+        kind: 'person',
+        name: 'Maya Manager',
+        clientName: null,
+        // The assigned Alpha conversation, and Beta's, which they answered first.
+        conversations: 2,
+        resolved: 1,
+        resolutionRate: 0.5,
+        // 90 s (the AI answered that one first) and 600 s.
+        medianFirstResponseSeconds: 345,
+        satisfaction: null,
+        ratings: 0,
+      },
+    ]);
+    const clients = only(view, [alpha.id, beta.id]).clients;
+    expect(clients.map((c) => [c.name, c.totals.conversations, c.automatedResolutionRate, c.handoffRate, c.medianFirstResponseSeconds])).toEqual([
+      [alpha.companyName, 3, 1 / 3, 0, 60],
+      [beta.companyName, 1, 0, 0, 600],
+    ]);
+  });
+
+  it('gives six months of trends, oldest first, with zeros for months without data', async () => {
+    const view = expectJson<InsightsView>(await admin.get(`/api/v1/insights?period=30d&clientId=${alpha.id}`), 200);
+    expect(view.trends).toHaveLength(TREND_MONTHS);
+    const thisMonth = new Date(now).toISOString().slice(0, 7);
+    expect(view.trends.at(-1)!.month).toBe(thisMonth);
+    const expected = new Map<string, number>();
+    for (const startedAgo of [2 * HOUR, 3 * DAY, 5 * DAY, 9 * DAY, 62 * DAY]) {
+      const month = ago(startedAgo).slice(0, 7);
+      expected.set(month, (expected.get(month) ?? 0) + 1);
+    }
+    for (const month of view.trends) expect(month.conversations).toBe(expected.get(month.month) ?? 0);
+    expect(view.trends.filter((m) => m.conversations === 0).every((m) => m.messages === 0 && m.automatedResolutionRate === null)).toBe(true);
+    expect(view.trends.reduce((sum, m) => sum + m.conversations, 0)).toBe(5);
+  });
+
+  it('a client user reads only their own client, whatever client the query names', async () => {
+    const own = expectJson<InsightsView>(await alphaUser.get(`/api/v1/insights?period=7d&clientId=${beta.id}`), 200);
+    expect(own.clientId).toBe(alpha.id);
+    expect(own.metrics.conversations.value).toBe(3);
+    expect(own.clients.map((c) => c.clientId)).toEqual([alpha.id]);
+    expect(own.agents.every((a) => a.id === `ai:${alpha.id}` || a.kind === 'person')).toBe(true);
+    // The person's figures cover Alpha's conversation only.
+    expect(own.agents.find((a) => a.kind === 'person')).toMatchObject({ conversations: 1, medianFirstResponseSeconds: 90 });
+    expect(JSON.stringify(own)).not.toContain(beta.companyName);
+    const csv = await alphaUser.get(`/api/v1/insights/export.csv?period=7d&clientId=${beta.id}`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.body).not.toContain(beta.companyName);
+  });
+
+  it('refuses a malformed query with field messages, and anyone signed out', async () => {
+    const missing = await admin.get('/api/v1/insights?period=custom');
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({ error: { fields: { from: 'Choose the first day of the period', to: 'Choose the last day of the period' } } });
+    const backwards = await admin.get(`/api/v1/insights?period=custom&from=${encodeURIComponent(ago(0))}&to=${encodeURIComponent(ago(DAY))}`);
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json()).toMatchObject({ error: { fields: { to: 'The period must end after it starts' } } });
+    const tooLong = await admin.get(`/api/v1/insights?period=custom&from=${encodeURIComponent(ago(400 * DAY))}&to=${encodeURIComponent(ago(0))}`);
+    expect(tooLong.json()).toMatchObject({ error: { fields: { to: 'Choose at most 366 days' } } });
+    expect((await admin.get('/api/v1/insights?period=year')).statusCode).toBe(400);
+    expect((await admin.get('/api/v1/insights?clientId=nope')).statusCode).toBe(400);
+    expect((await app.client().get('/api/v1/insights')).statusCode).toBe(401);
+  });
+
+  it('a custom range covers exactly the conversations started in it', async () => {
+    const from = encodeURIComponent(ago(4 * DAY));
+    const to = encodeURIComponent(ago(3 * HOUR));
+    const view = expectJson<InsightsView>(await admin.get(`/api/v1/insights?period=custom&from=${from}&to=${to}&clientId=${alpha.id}`), 200);
+    // The 3-day-old conversation only (the 5-day-old one started before `from`, the 2-hour-old one after `to`).
+    expect(view.metrics.conversations.value).toBe(1);
+    expect(view.period).toEqual({ kind: 'custom', from: ago(4 * DAY), to: ago(3 * HOUR) });
+  });
+
+  it('exports the figures shown as CSV', async () => {
+    const response = await admin.get(`/api/v1/insights/export.csv?period=7d&clientId=${alpha.id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="insights-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv"$/u);
+    const lines = response.body.split('\r\n');
+    expect(lines).toContain('Metric,Value,Previous period');
+    expect(lines).toContain('Total conversations,3,1');
+    expect(lines).toContain('Median first response (s),60,60');
+    expect(lines).toContain('Automated resolution (%),33.3,100');
+    expect(lines).toContain('Customer satisfaction (of 5),not collected yet,');
+    expect(lines.some((line) => line.startsWith(`${alpha.companyName},active,3,7,2,33.3,0,60,`))).toBe(true);
+  });
+});

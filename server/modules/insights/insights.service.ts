@@ -1,0 +1,369 @@
+/**
+ * Service levels (issue 16 §1, docs/insights.md): one row per conversation in
+ * `conversation_service_levels` and per client and day in `service_level_daily`, kept current by
+ * the domain events.
+ *
+ * Every event that can change a conversation's figures — created, a message, a hand-off, a
+ * reopening, a resolution — queues an `insights.service-level` job in the transaction of the
+ * change (EventBus subscriptions). The job records what the messaging tables do not keep (the
+ * hand-off, reopening or resolution and its time, keyed by the job's id), recomputes the row from
+ * the stored facts (computeServiceLevel) and, when it changed, the rollup of its client and day —
+ * all in one transaction that also completes the job, under the conversation's and then the day's
+ * advisory locks. So a job run twice, or jobs run in any order, leave the same rows.
+ */
+import type { Logger } from 'pino';
+import type { Db } from '../../db/database';
+import type { ChannelKind, ServiceLevelEventKind } from '../../db/schema';
+import type { EventBus } from '../../events/event-bus';
+import type { Scope } from '../../http/scope';
+import type { JobCompletion, JobPayload } from '../../jobs/define-job';
+import type { JobQueue } from '../../jobs/queue';
+import {
+  type InsightsQuery,
+  type InsightsView,
+  insightsQuery,
+  TREND_MONTHS,
+} from '../../../common/api/insights';
+import { type Clock, systemClock } from '../../lib/clock';
+import { type CsvValue, toCsv } from '../../lib/csv';
+import { AppError } from '../../lib/errors';
+import { backfillJob, serviceLevelJob } from './insights.jobs';
+import { type DailyRollup, InsightsRepository, type PeriodFilter, type PeriodSummary, type ServiceLevelMedians, type ServiceLevelRow } from './insights.repository';
+import { computeServiceLevel, dayChanges } from './service-level';
+
+export interface InsightsServiceDeps {
+  db: Db;
+  events: EventBus;
+  queue: JobQueue;
+  logger: Logger;
+  clock?: Clock;
+  /**
+   * How long after its event a service-level job waits (default BATCH_DELAY_MS), so that the
+   * events of a burst are taken in one transaction; tests that read the rows at once pass 0.
+   */
+  batchDelayMs?: number;
+}
+
+/** How long a service-level job waits after its event by default: the figures are at most this (and a poll) behind. */
+export const BATCH_DELAY_MS = 1_000;
+/** Most `insights.service-level` jobs one handler takes with its own (one transaction). */
+export const BATCH_LIMIT = 500;
+/** Conversations per backfill job (one transaction each). */
+export const BACKFILL_BATCH = 500;
+const BACKFILL_KEY = 'backfill';
+
+/** The event each recorded kind comes from. */
+const RECORDED: Partial<Record<NonNullable<JobPayload<typeof serviceLevelJob>['event']>, ServiceLevelEventKind>> = {
+  'conversation.escalated': 'handoff',
+  'conversation.reopened': 'reopening',
+  'conversation.resolved': 'resolution',
+};
+
+/** A hand-off, reopening or resolution of a conversation, recorded once per job (`jobId`). */
+export interface RecordedEvent {
+  jobId: number;
+  conversationId: string;
+  kind: ServiceLevelEventKind;
+  at: Date;
+}
+
+/** A period of UTC days, both included (YYYY-MM-DD), and optionally one client (staff only). */
+export interface InsightsPeriod {
+  from: string;
+  to: string;
+  clientId?: string | null | undefined;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/u;
+/** Longest period a read covers (a year and a bit: the Trends tab's six months fit). */
+const MAX_PERIOD_DAYS = 400;
+
+export class InsightsService {
+  readonly #repository: InsightsRepository;
+  readonly #logger: Logger;
+  readonly #clock: Clock;
+
+  constructor(private readonly deps: InsightsServiceDeps) {
+    this.#repository = new InsightsRepository(deps.db);
+    this.#clock = deps.clock ?? systemClock;
+    this.#logger = deps.logger.child({ component: 'insights' });
+  }
+
+  /** The subscriptions that keep the rows current, and the jobs' handlers. */
+  register(): void {
+    const { events, queue } = this.deps;
+    const job = serviceLevelJob;
+    const delayMs = this.deps.batchDelayMs ?? BATCH_DELAY_MS;
+    // Creation and messages only ask for a recompute: one queued job per conversation covers a burst.
+    events.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
+    events.subscribe({ event: 'message.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
+    events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId'], withEvent: true, delayMs });
+    events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId'], withEvent: true, delayMs });
+    events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true, delayMs });
+    queue.register(job, async (payload, ctx) => {
+      // This job and the others queued behind it: one transaction for the burst.
+      const taken = await queue.takeQueued(job, BATCH_LIMIT);
+      await this.deps.db.transaction().execute(async (trx) => {
+        await this.#refreshAfter(trx, [{ id: ctx.jobId, payload }, ...taken]);
+        await queue.completeTaken(trx, taken.map((t) => t.id));
+        await this.#repository.completeJob(trx, ctx.completion);
+      });
+      ctx.completedInline();
+    });
+    queue.register(backfillJob, async ({ after }, ctx) => {
+      await this.backfill(after, ctx.completion);
+      ctx.completedInline();
+    });
+  }
+
+  /**
+   * What a batch of `insights.service-level` jobs asks for: their hand-offs, reopenings and
+   * resolutions recorded (once per job id), and their conversations' rows recomputed.
+   */
+  async #refreshAfter(trx: Db, jobs: readonly { id: number; payload: JobPayload<typeof serviceLevelJob> }[]): Promise<void> {
+    const recorded: RecordedEvent[] = [];
+    for (const { id, payload } of jobs) {
+      const kind = payload.event ? RECORDED[payload.event] : undefined;
+      if (kind && payload.at) recorded.push({ jobId: id, conversationId: payload.conversationId, kind, at: new Date(payload.at) });
+    }
+    await this.#refreshIn(trx, [...new Set(jobs.map((j) => j.payload.conversationId))], recorded);
+  }
+
+  /**
+   * Recomputes these conversations' rows and, where they changed, their days' rollups, in one
+   * transaction; `recorded` first stores hand-offs, reopenings or resolutions of them (once per job id).
+   */
+  async refresh(conversationIds: readonly string[], options: { recorded?: readonly RecordedEvent[] } = {}): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => this.#refreshIn(trx, conversationIds, options.recorded));
+  }
+
+  async #refreshIn(trx: Db, conversationIds: readonly string[], recorded: readonly RecordedEvent[] = []): Promise<void> {
+    if (conversationIds.length === 0) return;
+    await this.#repository.lockConversations(trx, conversationIds);
+    if (recorded.length > 0) await this.#repository.recordEvents(trx, recorded);
+    const levels = (await this.#repository.facts(trx, conversationIds)).map(computeServiceLevel);
+    const before = await this.#repository.storedLevels(trx, levels.map((l) => l.conversationId));
+    const changed = new Set(await this.#repository.upsertLevels(trx, levels));
+    // The rollups move by what the changed rows moved: new figures minus old, never a re-sum of a day.
+    const days = dayChanges(levels.filter((l) => changed.has(l.conversationId)).map((after) => ({ before: before.get(after.conversationId), after })));
+    if (days.length === 0) return;
+    await this.#repository.lockDays(trx, days);
+    await this.#repository.addToDays(trx, days);
+  }
+
+  /**
+   * One batch of the backfill: the conversations after `after` (by id) that have no row get one,
+   * and the next batch is queued in the same transaction (which also completes this job, so the
+   * next may take the singleton key). Resolves with the cursor for the next batch, or null at the end.
+   */
+  async backfill(after: string | null, completion?: JobCompletion): Promise<string | null> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const batch = await this.#repository.backfillBatch(trx, after, BACKFILL_BATCH);
+      await this.#refreshIn(trx, batch.missing);
+      if (completion) await this.#repository.completeJob(trx, completion);
+      const next = batch.size === BACKFILL_BATCH ? batch.last : null;
+      if (next !== null) await this.deps.queue.enqueue(backfillJob, { after: next }, { db: trx, singletonKey: BACKFILL_KEY });
+      else this.#logger.info({ after }, 'service levels backfilled');
+      return next;
+    });
+  }
+
+  /** Queues the backfill from the start, unless it is already queued or running (migration 0027 queues it once). */
+  async startBackfill(): Promise<boolean> {
+    return (await this.deps.queue.enqueue(backfillJob, { after: null }, { singletonKey: BACKFILL_KEY })) !== null;
+  }
+
+  // Reads, for the insights pages (issue 16 §2). Every one is scoped: a client user's scope reads
+  // only its own client, whatever client the query names.
+
+  /** One conversation's service levels, or undefined (also for a conversation of another client). */
+  async findServiceLevel(scope: Scope, conversationId: string): Promise<ServiceLevelRow | undefined> {
+    return this.#repository.findLevel(conversationId, scope.clientId);
+  }
+
+  /** The daily rollups of a period: at most one row per client and day. */
+  async dailyRollups(scope: Scope, period: InsightsPeriod): Promise<DailyRollup[]> {
+    const { from, to } = checkedPeriod(period);
+    return this.#repository.daily(from, to, clientOf(scope, period));
+  }
+
+  /** Medians of the period's conversations (by creation day, UTC). */
+  async medians(scope: Scope, period: InsightsPeriod): Promise<ServiceLevelMedians> {
+    const { from, to } = checkedPeriod(period);
+    const until = new Date(Date.parse(`${to}T00:00:00Z`) + 86_400_000);
+    return this.#repository.medians({ from: new Date(`${from}T00:00:00Z`), until, clientId: clientOf(scope, period) });
+  }
+
+  /**
+   * The insights page (issue 16 §2): the period's figures against the period before, per agent
+   * and per client, the distributions and six months of trends. A client user's scope reads only
+   * its own client, whatever the query names.
+   */
+  async overview(scope: Scope, input: InsightsQuery): Promise<InsightsView> {
+    const query = insightsQuery.parse(input);
+    const now = this.#clock.now();
+    const { from, until } = periodOf(query, now);
+    const clientId = scope.clientId ?? query.clientId ?? null;
+    const current: PeriodFilter = { from, until, clientId };
+    const previous: PeriodFilter = { from: new Date(from.getTime() - (until.getTime() - from.getTime())), until: from, clientId };
+    const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (TREND_MONTHS - 1), 1));
+    const [summary, before, agents, clients, byChannel, byStatus, months] = await Promise.all([
+      this.#repository.periodSummary(current),
+      this.#repository.periodSummary(previous),
+      this.#repository.agentPerformance(current),
+      this.#repository.byClient(current),
+      this.#repository.byChannel(current),
+      this.#repository.clientsByStatus(clientId),
+      this.#repository.months(dayOf(firstMonth), dayOf(now), clientId),
+    ]);
+    const monthly = new Map(months.map((m) => [m.month, m]));
+    return {
+      period: { kind: query.period, from: from.toISOString(), to: until.toISOString() },
+      previous: { from: previous.from.toISOString(), to: previous.until.toISOString() },
+      clientId,
+      metrics: {
+        conversations: { value: summary.conversations, previous: before.conversations },
+        medianFirstResponseSeconds: { value: summary.firstResponseSeconds, previous: before.firstResponseSeconds },
+        automatedResolutionRate: { value: rate(summary.automated, summary.conversations), previous: rate(before.automated, before.conversations) },
+        satisfaction: { value: null, previous: null },
+      },
+      totals: totalsOf(summary),
+      medians: {
+        firstResponseSeconds: summary.firstResponseSeconds,
+        firstResponseBusinessSeconds: summary.firstResponseBusinessSeconds,
+        resolutionSeconds: summary.resolutionSeconds,
+        resolutionBusinessSeconds: summary.resolutionBusinessSeconds,
+      },
+      ratingsCollected: false,
+      agents: agents.map((agent) => ({
+        id: agent.kind === 'ai' ? `ai:${agent.id}` : agent.id,
+        kind: agent.kind,
+        name: agent.name,
+        clientName: agent.clientName,
+        conversations: agent.conversations,
+        resolved: agent.resolved,
+        resolutionRate: rate(agent.resolved, agent.conversations),
+        medianFirstResponseSeconds: agent.firstResponseSeconds,
+        satisfaction: null,
+        ratings: 0,
+      })),
+      clients: clients.map((client) => ({
+        clientId: client.clientId,
+        name: client.name,
+        status: client.status,
+        totals: totalsOf(client),
+        medianFirstResponseSeconds: client.firstResponseSeconds,
+        medianResolutionSeconds: client.resolutionSeconds,
+        automatedResolutionRate: rate(client.automated, client.conversations),
+        handoffRate: rate(client.handedOff, client.conversations),
+        satisfaction: null,
+      })),
+      distribution: {
+        clientsByStatus: byStatus.map(({ status, count }) => ({ key: status, label: STATUS_LABELS[status] ?? status, count })),
+        conversationsByChannel: byChannel.map(({ kind, count }) => ({ key: kind, label: CHANNEL_LABELS[kind], count })),
+      },
+      trends: Array.from({ length: TREND_MONTHS }, (_, i) => {
+        const month = new Date(Date.UTC(firstMonth.getUTCFullYear(), firstMonth.getUTCMonth() + i, 1)).toISOString().slice(0, 7);
+        const row = monthly.get(month);
+        return {
+          month,
+          conversations: row?.conversations ?? 0,
+          messages: row?.messages ?? 0,
+          automatedResolutionRate: row ? rate(row.automated, row.conversations) : null,
+          satisfaction: null,
+        };
+      }),
+      generatedAt: now.toISOString(),
+    };
+  }
+
+  /** The figures of `overview` as CSV (Export Data): one section per table, each with its own header row. */
+  async exportCsv(scope: Scope, input: InsightsQuery): Promise<{ filename: string; csv: string }> {
+    const view = await this.overview(scope, input);
+    const pct = (value: number | null) => (value === null ? null : Math.round(value * 1000) / 10);
+    const secs = (value: number | null) => (value === null ? null : Math.round(value));
+    const rows: CsvValue[][] = [
+      ['Insights', `${view.period.from} to ${view.period.to}`, 'previous period', `${view.previous.from} to ${view.previous.to}`],
+      [],
+      ['Metric', 'Value', 'Previous period'],
+      ['Total conversations', view.metrics.conversations.value, view.metrics.conversations.previous],
+      ['Median first response (s)', secs(view.metrics.medianFirstResponseSeconds.value), secs(view.metrics.medianFirstResponseSeconds.previous)],
+      ['Automated resolution (%)', pct(view.metrics.automatedResolutionRate.value), pct(view.metrics.automatedResolutionRate.previous)],
+      ['Customer satisfaction (of 5)', view.ratingsCollected ? view.metrics.satisfaction.value : 'not collected yet', view.ratingsCollected ? view.metrics.satisfaction.previous : null],
+      ['Messages', view.totals.messages, null],
+      ['Answered', view.totals.answered, null],
+      ['Resolved', view.totals.resolved, null],
+      ['Resolved by the AI alone', view.totals.automated, null],
+      ['Handed to a person', view.totals.handedOff, null],
+      ['Reopened', view.totals.reopened, null],
+      ['Median first response in business hours (s)', secs(view.medians.firstResponseBusinessSeconds), null],
+      ['Median resolution (s)', secs(view.medians.resolutionSeconds), null],
+      ['Median resolution in business hours (s)', secs(view.medians.resolutionBusinessSeconds), null],
+      [],
+      ['Agent', 'Kind', 'Client', 'Conversations', 'Resolved', 'Resolution rate (%)', 'Median first response (s)'],
+      ...view.agents.map((a) => [a.name, a.kind === 'ai' ? 'AI' : 'Person', a.clientName, a.conversations, a.resolved, pct(a.resolutionRate), secs(a.medianFirstResponseSeconds)]),
+      [],
+      ['Client', 'Status', 'Conversations', 'Messages', 'Resolved', 'Automated resolution (%)', 'Hand-off rate (%)', 'Median first response (s)', 'Median resolution (s)'],
+      ...view.clients.map((c) => [
+        c.name,
+        c.status,
+        c.totals.conversations,
+        c.totals.messages,
+        c.totals.resolved,
+        pct(c.automatedResolutionRate),
+        pct(c.handoffRate),
+        secs(c.medianFirstResponseSeconds),
+        secs(c.medianResolutionSeconds),
+      ]),
+      [],
+      ['Month', 'Conversations', 'Messages', 'Automated resolution (%)'],
+      ...view.trends.map((t) => [t.month, t.conversations, t.messages, pct(t.automatedResolutionRate)]),
+    ];
+    return { filename: `insights-${view.period.from.slice(0, 10)}-${view.period.to.slice(0, 10)}.csv`, csv: toCsv(rows) };
+  }
+}
+
+/** The client a read covers: the scope's own for a client user; staff may name one, or read all. */
+function clientOf(scope: Scope, period: InsightsPeriod): string | null {
+  return scope.clientId ?? period.clientId ?? null;
+}
+
+function checkedPeriod(period: InsightsPeriod): { from: string; to: string } {
+  const valid = (day: string) => DAY.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && new Date(`${day}T00:00:00Z`).toISOString().startsWith(day);
+  if (!valid(period.from) || !valid(period.to)) {
+    throw new AppError('VALIDATION_ERROR', 'Enter the period as two dates (YYYY-MM-DD)', { fields: { period: 'Enter the period as two dates (YYYY-MM-DD)' } });
+  }
+  const days = (Date.parse(`${period.to}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)) / 86_400_000;
+  if (days < 0 || days >= MAX_PERIOD_DAYS) {
+    throw new AppError('VALIDATION_ERROR', `The period must end after it starts and cover at most ${MAX_PERIOD_DAYS} days`, {
+      fields: { period: `The period must end after it starts and cover at most ${MAX_PERIOD_DAYS} days` },
+    });
+  }
+  return { from: period.from, to: period.to };
+}
+
+const HOUR_MS = 3_600_000;
+const PERIOD_MS: Record<'24h' | '7d' | '30d', number> = { '24h': 24 * HOUR_MS, '7d': 7 * 24 * HOUR_MS, '30d': 30 * 24 * HOUR_MS };
+
+/** The period's [from, until): the last 24 hours, 7 or 30 days up to now, or the custom range. */
+function periodOf(query: ReturnType<typeof insightsQuery.parse>, now: Date): { from: Date; until: Date } {
+  if (query.period === 'custom') return { from: new Date(query.from!), until: new Date(query.to!) };
+  return { from: new Date(now.getTime() - PERIOD_MS[query.period]), until: now };
+}
+
+const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
+const rate = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
+
+function totalsOf(summary: PeriodSummary) {
+  const { conversations, messages, answered, resolved, automated, handedOff, reopened } = summary;
+  return { conversations, messages, answered, resolved, automated, handedOff, reopened };
+}
+
+const STATUS_LABELS: Record<string, string> = { active: 'Active', inactive: 'Inactive' };
+const CHANNEL_LABELS: Record<ChannelKind, string> = {
+  whatsapp: 'WhatsApp',
+  messenger: 'Messenger',
+  instagram: 'Instagram',
+  webchat: 'Website chat',
+  api: 'API',
+};
