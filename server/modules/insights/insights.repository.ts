@@ -480,6 +480,120 @@ export class InsightsRepository {
       group by 1 order by 1`.execute(this.db);
     return rows.map((row) => ({ month: String(row.month), conversations: num(row.conversations), messages: num(row.messages), automated: num(row.automated) }));
   }
+
+  /**
+   * Reads (the AI Summary's topics): the AI agent's replies to customers' questions in
+   * [previousFrom, until), grouped by the knowledge-base entry it matched first (`ai.sources[0]`)
+   * when its confidence reached `matchFloor`, else as `unmatched`; counts of the period and of the
+   * one before, the period's answers, hand-offs and confidence. Greetings and away texts are no
+   * questions and are left out.
+   */
+  async topics(period: PeriodFilter, previousFrom: Date, matchFloor: number): Promise<TopicRow[]> {
+    const { rows } = await sql<Record<string, unknown>>`
+      with replies as (
+        select m.created_at >= ${period.from} as current, m.ai_confidence as confidence, m.ai->>'decision' as decision,
+          case when jsonb_typeof(m.ai->'sources'->0) = 'object' and coalesce(m.ai_confidence, 0) >= ${matchFloor}
+            then (m.ai->'sources'->0->>'kind') || ':' || (m.ai->'sources'->0->>'id') else 'unmatched' end as key,
+          m.ai->'sources'->0->>'title' as title
+        from messages m
+        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+          and m.created_at >= ${previousFrom} and m.created_at < ${period.until}
+          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+      )
+      select key, max(title) filter (where key <> 'unmatched') as title,
+        count(*) filter (where current) as count,
+        count(*) filter (where not current) as previous,
+        coalesce(sum(confidence) filter (where current and confidence is not null), 0) as confidence_sum,
+        count(confidence) filter (where current) as confidence_count,
+        count(*) filter (where current and decision = 'answer') as answered,
+        count(*) filter (where current and decision = 'handoff') as handed_off
+      from replies group by key
+      order by count(*) filter (where current) desc, key`.execute(this.db);
+    return rows.map((row) => ({
+      key: String(row.key),
+      title: typeof row.title === 'string' ? row.title : null,
+      count: num(row.count),
+      previous: num(row.previous),
+      confidenceSum: num(row.confidenceSum),
+      confidenceCount: num(row.confidenceCount),
+      answered: num(row.answered),
+      handedOff: num(row.handedOff),
+    }));
+  }
+
+  /** Reads: the customer's words before the newest AI replies of the period that matched no entry (`limit` of them). */
+  async unmatchedExamples(period: PeriodFilter, matchFloor: number, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ content: string }>`
+      select q.content from (
+        select m.conversation_id, m.created_at from messages m
+        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+          and not (jsonb_typeof(m.ai->'sources'->0) = 'object' and coalesce(m.ai_confidence, 0) >= ${matchFloor})
+          and m.created_at >= ${period.from} and m.created_at < ${period.until}
+          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+        order by m.created_at desc limit ${limit * 3}) r
+      cross join lateral (
+        select i.content from messages i
+        where i.conversation_id = r.conversation_id and i.direction = 'inbound' and i.created_at <= r.created_at and i.content <> ''
+        order by i.created_at desc limit 1) q`.execute(this.db);
+    return [...new Set(rows.map((r) => r.content))].slice(0, limit);
+  }
+
+  /**
+   * Reads (the AI Summary's performance): per UTC hour of the period, conversations started and
+   * the AI replies' confidence (sum and count); per channel kind, the same.
+   */
+  async activity(period: PeriodFilter): Promise<{ hours: (ActivityRow & { hour: Date })[]; channels: (ActivityRow & { kind: ChannelKind })[] }> {
+    const { rows: hours } = await sql<Record<string, unknown>>`
+      with conversations as (
+        select date_trunc('hour', s.created_at) as hour, count(*) as n from conversation_service_levels s
+        where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
+        group by 1
+      ), replies as (
+        select date_trunc('hour', m.created_at) as hour, sum(m.ai_confidence) as confidence_sum, count(m.ai_confidence) as confidence_count
+        from messages m
+        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+          and m.created_at >= ${period.from} and m.created_at < ${period.until}
+          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+        group by 1
+      )
+      select coalesce(c.hour, r.hour) as hour, coalesce(c.n, 0) as conversations, coalesce(r.confidence_sum, 0) as confidence_sum,
+        coalesce(r.confidence_count, 0) as confidence_count
+      from conversations c full join replies r on r.hour = c.hour`.execute(this.db);
+    const { rows: channels } = await sql<Record<string, unknown>>`
+      with conversations as (
+        select s.channel_kind as kind, count(*) as n from conversation_service_levels s
+        where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
+        group by 1
+      ), replies as (
+        select ch.kind, sum(m.ai_confidence) as confidence_sum, count(m.ai_confidence) as confidence_count
+        from messages m join channels ch on ch.id = m.channel_id
+        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+          and m.created_at >= ${period.from} and m.created_at < ${period.until}
+          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+        group by 1
+      )
+      select coalesce(c.kind, r.kind) as kind, coalesce(c.n, 0) as conversations, coalesce(r.confidence_sum, 0) as confidence_sum,
+        coalesce(r.confidence_count, 0) as confidence_count
+      from conversations c full join replies r on r.kind = c.kind
+      order by 2 desc, 1`.execute(this.db);
+    const activity = (row: Record<string, unknown>): ActivityRow => ({
+      conversations: num(row.conversations),
+      confidenceSum: num(row.confidenceSum),
+      confidenceCount: num(row.confidenceCount),
+    });
+    return {
+      hours: hours.map((row) => ({ ...activity(row), hour: date(row.hour) })),
+      channels: channels.map((row) => ({ ...activity(row), kind: row.kind as ChannelKind })),
+    };
+  }
+
+  /** Reads: the mean first response (seconds) of the period's answered conversations. */
+  async meanFirstResponse(period: PeriodFilter): Promise<number | null> {
+    const { rows } = await sql<{ mean: unknown }>`
+      select avg(s.first_response_seconds) as mean from conversation_service_levels s
+      where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}`.execute(this.db);
+    return numOrNull(rows[0]?.mean);
+  }
 }
 
 /** Totals and medians of a set of conversations' rows (a period, a client, an agent). */
@@ -564,4 +678,23 @@ function levelOf(row: Selectable<ConversationServiceLevelsTable>): ServiceLevelR
     agentId: row.agentId,
     updatedAt: date(row.updatedAt),
   };
+}
+
+/** The AI's replies to customers' questions about one topic (an entry, or `unmatched`). */
+export interface TopicRow {
+  key: string;
+  title: string | null;
+  count: number;
+  previous: number;
+  confidenceSum: number;
+  confidenceCount: number;
+  answered: number;
+  handedOff: number;
+}
+
+/** Conversations started and the AI replies' confidence, in one bucket (an hour, a channel). */
+export interface ActivityRow {
+  conversations: number;
+  confidenceSum: number;
+  confidenceCount: number;
 }

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TREND_MONTHS, type InsightsView } from '../../../common/api/insights';
+import type { SummaryView } from '../../../common/api/summary';
 import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
 import { expectJson, signedInClientUser } from '../../../test/helpers/inbox';
@@ -233,5 +234,175 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
     expect(lines).toContain('Automated resolution (%),33.3,100');
     expect(lines).toContain('Customer satisfaction (of 5),not collected yet,');
     expect(lines.some((line) => line.startsWith(`${alpha.companyName},active,3,7,2,33.3,0,60,`))).toBe(true);
+  });
+});
+
+describe.each(ENGINES)('AI summary API (%s)', (engine) => {
+  let app: TestApp;
+  let admin: TestClient;
+  let clientId: string;
+  let otherUser: TestClient;
+  const FROM = '2026-05-10T00:00:00.000Z';
+  const TO = '2026-05-11T00:00:00.000Z';
+  const query = (extra = '') => `/api/v1/summary?period=custom&from=${encodeURIComponent(FROM)}&to=${encodeURIComponent(TO)}&clientId=${clientId}${extra}`;
+
+  /** A customer's question and the AI's reply with what it matched, in a conversation of its own. */
+  async function question(
+    channel: Channel,
+    at: string,
+    text: string,
+    reply: { decision: 'answer' | 'handoff' | 'fallback' | 'greeting'; confidence: number; source?: { id: string; title: string } },
+    escalated = false,
+  ): Promise<void> {
+    const db = app.database.db;
+    const contact = await db
+      .insertInto('contacts')
+      .values({ clientId: channel.clientId, channelId: channel.id, externalId: `seed-${randomUUID()}` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id } = await db
+      .insertInto('conversations')
+      .values({ clientId: channel.clientId, channelId: channel.id, contactId: contact.id, createdAt: at, updatedAt: at, escalationReason: escalated ? 'Asked for a person' : null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const base = { conversationId: id, clientId: channel.clientId, channelId: channel.id };
+    await db.insertInto('messages').values({ ...base, direction: 'inbound', senderType: 'customer', content: text, status: 'received', createdAt: at }).execute();
+    const replyAt = new Date(Date.parse(at) + 20_000).toISOString();
+    const ai = {
+      engine: 'embedded',
+      model: 'test',
+      decision: reply.decision,
+      confidence: reply.confidence,
+      sources: reply.source ? [{ kind: 'faq', id: reply.source.id, title: reply.source.title }] : [],
+      latencyMs: 1,
+      usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      knowledgeVersion: 1,
+    };
+    await db
+      .insertInto('messages')
+      .values({ ...base, direction: 'outbound', senderType: 'ai', content: 'reply', status: 'sent', aiConfidence: reply.confidence, ai: JSON.stringify(ai), createdAt: replyAt })
+      .execute();
+    await app.services.insights.refresh([id]);
+  }
+
+  beforeAll(async () => {
+    app = await createTestApp(engine);
+    admin = (await signedInClient(app, 'admin')).client;
+    const client = await createTestClient(app);
+    clientId = client.id;
+    const chat = await createTestChannel(app, { clientId, kind: 'webchat' });
+    const whatsapp = await createTestChannel(app, { clientId, kind: 'whatsapp' });
+    const other = await createTestClient(app);
+    const otherChat = await createTestChannel(app, { clientId: other.id, kind: 'webchat' });
+    otherUser = (await signedInClientUser(app, other.id)).client;
+    const hours = { id: 'e-hours', title: 'Opening hours' };
+    const returns = { id: 'e-returns', title: 'Returns' };
+    // The period: three questions on opening hours (one handed off), two on returns (both handed
+    // off), one the agent matched too weakly and one it matched to nothing, and a greeting.
+    await question(chat, '2026-05-10T10:15:00Z', 'when do you open on saturday?', { decision: 'answer', confidence: 0.9, source: hours });
+    await question(chat, '2026-05-10T10:40:00Z', 'till what time are you open?', { decision: 'answer', confidence: 0.9, source: hours });
+    await question(whatsapp, '2026-05-10T16:05:00Z', 'are you open on bank holidays', { decision: 'handoff', confidence: 0.6, source: hours });
+    await question(chat, '2026-05-10T11:00:00Z', 'can I send back a bike?', { decision: 'handoff', confidence: 0.55, source: returns }, true);
+    await question(whatsapp, '2026-05-10T12:00:00Z', 'refund for a helmet', { decision: 'handoff', confidence: 0.55, source: returns }, true);
+    await question(chat, '2026-05-10T13:00:00Z', 'do you sell gift cards?', { decision: 'handoff', confidence: 0.2, source: returns }, true);
+    await question(chat, '2026-05-10T14:00:00Z', 'do you repair e-scooters?', { decision: 'fallback', confidence: 0.1 });
+    await question(chat, '2026-05-10T15:00:00Z', 'hello', { decision: 'greeting', confidence: 1 });
+    // The day before: one question on opening hours.
+    await question(chat, '2026-05-09T09:00:00Z', 'what are your hours', { decision: 'answer', confidence: 0.95, source: hours });
+    // Another client's question in the period.
+    await question(otherChat, '2026-05-10T10:00:00Z', 'secret other client question', { decision: 'fallback', confidence: 0.1 });
+  });
+  afterAll(async () => {
+    await app.destroy();
+  });
+
+  it('gives the overview, the topics by matched entry and the questions the knowledge base misses', async () => {
+    const view = expectJson<SummaryView>(await admin.get(query()), 200);
+    expect(view.period).toEqual({ kind: 'custom', from: FROM, to: TO });
+    expect(view.overview).toEqual({
+      totalConversations: 8,
+      // Every conversation answered 20 s after the question.
+      averageResponseTime: 20,
+      // The seven questions' replies (the greeting is no question).
+      aiConfidence: expect.closeTo((0.9 + 0.9 + 0.6 + 0.55 + 0.55 + 0.2 + 0.1) / 7, 6),
+      escalationRate: 3 / 8,
+      customerSatisfaction: null,
+    });
+    expect(view.ratingsCollected).toBe(false);
+    expect(view.insights).toEqual([
+      {
+        id: 'faq:e-hours',
+        title: 'Opening hours',
+        type: 'trending',
+        count: 3,
+        trend: 2,
+        confidence: expect.closeTo(0.8, 6),
+        answered: 2,
+        handedOff: 1,
+        summary: '3 questions: the AI answered 2, handed 1 to a person, +200 % on the period before.',
+        missingFromKnowledgeBase: false,
+        examples: [],
+      },
+      {
+        id: 'faq:e-returns',
+        title: 'Returns',
+        type: 'escalation',
+        count: 2,
+        trend: null,
+        confidence: expect.closeTo(0.55, 6),
+        answered: 0,
+        handedOff: 2,
+        summary: '2 questions: the AI answered 0, handed 2 to a person, none the period before.',
+        missingFromKnowledgeBase: false,
+        examples: [],
+      },
+      {
+        id: 'unmatched',
+        title: 'Questions the knowledge base does not answer',
+        type: 'escalation',
+        count: 2,
+        trend: null,
+        confidence: expect.closeTo(0.15, 6),
+        answered: 0,
+        handedOff: 1,
+        summary: '2 questions: the AI answered 0, handed 1 to a person, none the period before.',
+        missingFromKnowledgeBase: true,
+        examples: ['do you repair e-scooters?', 'do you sell gift cards?'],
+      },
+    ]);
+  });
+
+  it('gives activity by hour of the viewer’s day and by channel', async () => {
+    const utc = expectJson<SummaryView>(await admin.get(query()), 200);
+    expect(utc.performance.byTimeOfDay).toHaveLength(24);
+    const nonEmpty = (view: SummaryView) => view.performance.byTimeOfDay.filter((b) => b.conversations > 0).map((b) => [b.label, b.conversations]);
+    expect(nonEmpty(utc)).toEqual([
+      ['10:00', 2],
+      ['11:00', 1],
+      ['12:00', 1],
+      ['13:00', 1],
+      ['14:00', 1],
+      ['15:00', 1],
+      ['16:00', 1],
+    ]);
+    // India is UTC+5:30: 10:15Z is 15:45, 10:40Z is 16:10 — the hour buckets are UTC hours placed at their local start.
+    const india = expectJson<SummaryView>(await admin.get(query('&timeZone=Asia/Kolkata')), 200);
+    expect(india.timeZone).toBe('Asia/Kolkata');
+    expect(nonEmpty(india).map(([label]) => label)).toEqual(['15:00', '16:00', '17:00', '18:00', '19:00', '20:00', '21:00']);
+    expect(utc.performance.byChannel).toEqual([
+      { key: 'webchat', label: 'Website chat', conversations: 6, confidence: expect.closeTo((0.9 + 0.9 + 0.55 + 0.2 + 0.1) / 5, 6) },
+      { key: 'whatsapp', label: 'WhatsApp', conversations: 2, confidence: expect.closeTo((0.6 + 0.55) / 2, 6) },
+    ]);
+  });
+
+  it('a client user sees only their own questions; a bad time zone is a field error', async () => {
+    const own = expectJson<SummaryView>(await otherUser.get(query()), 200);
+    expect(own.overview.totalConversations).toBe(1);
+    expect(own.insights.map((t) => [t.id, t.examples])).toEqual([['unmatched', ['secret other client question']]]);
+    const mine = expectJson<SummaryView>(await admin.get(query()), 200);
+    expect(JSON.stringify(mine)).not.toContain('secret other client question');
+    const bad = await admin.get(query('&timeZone=Mars/Olympus'));
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: { fields: { timeZone: 'Unknown time zone' } } });
   });
 });

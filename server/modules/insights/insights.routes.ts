@@ -1,9 +1,10 @@
 /**
- * HTTP edge of common/api/insights.ts. Any signed-in user (API keys with `insights:read`); a
+ * HTTP edge of common/api/insights.ts and common/api/summary.ts. Any signed-in user (API keys with `insights:read`); a
  * client user reads only their own client's figures, whatever `clientId` the query names.
  */
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { insightsQuery, insightsView } from '../../../common/api/insights';
+import { summaryQuery, summaryView } from '../../../common/api/summary';
 import { requireUser } from '../../http/access';
 import { scopeFor } from '../../http/scope';
 import type { InsightsService } from './insights.service';
@@ -40,5 +41,19 @@ export const insightsRoutes: FastifyPluginAsyncZod<{ insightsService: InsightsSe
         .header('cache-control', 'no-store')
         .send(csv);
     },
+  );
+
+  app.get(
+    '/api/v1/summary',
+    {
+      config: read,
+      schema: {
+        tags,
+        summary: 'The AI Summary: the period’s overview, the topics customers raised by matched knowledge-base entry, activity by time of day and channel',
+        querystring: summaryQuery,
+        response: { 200: summaryView },
+      },
+    },
+    async (request) => service.summary(scopeFor(requireUser(request)), request.query),
   );
 };

@@ -13,22 +13,25 @@
  */
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
-import type { ChannelKind, ServiceLevelEventKind } from '../../db/schema';
+import type { ServiceLevelEventKind } from '../../db/schema';
 import type { EventBus } from '../../events/event-bus';
 import type { Scope } from '../../http/scope';
 import type { JobCompletion, JobPayload } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import {
+  type InsightsPeriodKind,
   type InsightsQuery,
   type InsightsView,
   insightsQuery,
   TREND_MONTHS,
 } from '../../../common/api/insights';
+import { type SummaryQuery, type SummaryTopic, type SummaryView, summaryQuery } from '../../../common/api/summary';
+import { CHANNEL_KIND_LABEL } from '../../../common/messaging/channel-label';
 import { type Clock, systemClock } from '../../lib/clock';
 import { type CsvValue, toCsv } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
 import { backfillJob, serviceLevelJob } from './insights.jobs';
-import { type DailyRollup, InsightsRepository, type PeriodFilter, type PeriodSummary, type ServiceLevelMedians, type ServiceLevelRow } from './insights.repository';
+import { type DailyRollup, InsightsRepository, type PeriodFilter, type PeriodSummary, type ServiceLevelMedians, type ServiceLevelRow, type TopicRow } from './insights.repository';
 import { computeServiceLevel, dayChanges } from './service-level';
 
 export interface InsightsServiceDeps {
@@ -260,7 +263,7 @@ export class InsightsService {
       })),
       distribution: {
         clientsByStatus: byStatus.map(({ status, count }) => ({ key: status, label: STATUS_LABELS[status] ?? status, count })),
-        conversationsByChannel: byChannel.map(({ kind, count }) => ({ key: kind, label: CHANNEL_LABELS[kind], count })),
+        conversationsByChannel: byChannel.map(({ kind, count }) => ({ key: kind, label: CHANNEL_KIND_LABEL[kind], count })),
       },
       trends: Array.from({ length: TREND_MONTHS }, (_, i) => {
         const month = new Date(Date.UTC(firstMonth.getUTCFullYear(), firstMonth.getUTCMonth() + i, 1)).toISOString().slice(0, 7);
@@ -321,6 +324,66 @@ export class InsightsService {
     ];
     return { filename: `insights-${view.period.from.slice(0, 10)}-${view.period.to.slice(0, 10)}.csv`, csv: toCsv(rows) };
   }
+
+  /**
+   * The AI Summary page (issue 16 §3): the period's overview, the topics customers raised (by the
+   * knowledge-base entry the agent matched; the rest as one "missing from the knowledge base"
+   * group with examples) and activity by time of day and channel.
+   */
+  async summary(scope: Scope, input: SummaryQuery): Promise<SummaryView> {
+    const query = summaryQuery.parse(input);
+    const now = this.#clock.now();
+    const { from, until } = periodOf(query, now);
+    const clientId = scope.clientId ?? query.clientId ?? null;
+    const period: PeriodFilter = { from, until, clientId };
+    const previousFrom = new Date(from.getTime() - (until.getTime() - from.getTime()));
+    const [totals, meanFirstResponse, topics, examples, activity] = await Promise.all([
+      this.#repository.periodSummary(period),
+      this.#repository.meanFirstResponse(period),
+      this.#repository.topics(period, previousFrom, TOPIC_MATCH_FLOOR),
+      this.#repository.unmatchedExamples(period, TOPIC_MATCH_FLOOR, 5),
+      this.#repository.activity(period),
+    ]);
+    const confidence = (sum: number, count: number) => (count > 0 ? sum / count : null);
+    const replies = topics.reduce((acc, t) => ({ sum: acc.sum + t.confidenceSum, count: acc.count + t.confidenceCount }), { sum: 0, count: 0 });
+    const hours = Array.from({ length: 24 }, (_, hour) => ({ conversations: 0, confidenceSum: 0, confidenceCount: 0, hour }));
+    const hourIn = new Intl.DateTimeFormat('en-GB', { timeZone: query.timeZone, hour: '2-digit', hourCycle: 'h23' });
+    for (const row of activity.hours) {
+      const bucket = hours[Number(hourIn.format(row.hour)) % 24]!;
+      bucket.conversations += row.conversations;
+      bucket.confidenceSum += row.confidenceSum;
+      bucket.confidenceCount += row.confidenceCount;
+    }
+    return {
+      period: { kind: query.period, from: from.toISOString(), to: until.toISOString() },
+      clientId,
+      timeZone: query.timeZone,
+      overview: {
+        totalConversations: totals.conversations,
+        averageResponseTime: meanFirstResponse,
+        aiConfidence: confidence(replies.sum, replies.count),
+        escalationRate: rate(totals.handedOff, totals.conversations),
+        customerSatisfaction: null,
+      },
+      ratingsCollected: false,
+      insights: topics.filter((t) => t.count > 0).map((t) => topicOf(t, t.key === 'unmatched' ? examples : [])),
+      performance: {
+        byTimeOfDay: hours.map((h) => ({
+          key: String(h.hour),
+          label: `${String(h.hour).padStart(2, '0')}:00`,
+          conversations: h.conversations,
+          confidence: confidence(h.confidenceSum, h.confidenceCount),
+        })),
+        byChannel: activity.channels.map((c) => ({
+          key: c.kind,
+          label: CHANNEL_KIND_LABEL[c.kind],
+          conversations: c.conversations,
+          confidence: confidence(c.confidenceSum, c.confidenceCount),
+        })),
+      },
+      generatedAt: now.toISOString(),
+    };
+  }
 }
 
 /** The client a read covers: the scope's own for a client user; staff may name one, or read all. */
@@ -346,7 +409,7 @@ const HOUR_MS = 3_600_000;
 const PERIOD_MS: Record<'24h' | '7d' | '30d', number> = { '24h': 24 * HOUR_MS, '7d': 7 * 24 * HOUR_MS, '30d': 30 * 24 * HOUR_MS };
 
 /** The period's [from, until): the last 24 hours, 7 or 30 days up to now, or the custom range. */
-function periodOf(query: ReturnType<typeof insightsQuery.parse>, now: Date): { from: Date; until: Date } {
+function periodOf(query: { period: InsightsPeriodKind; from?: string | undefined; to?: string | undefined }, now: Date): { from: Date; until: Date } {
   if (query.period === 'custom') return { from: new Date(query.from!), until: new Date(query.to!) };
   return { from: new Date(now.getTime() - PERIOD_MS[query.period]), until: now };
 }
@@ -360,10 +423,36 @@ function totalsOf(summary: PeriodSummary) {
 }
 
 const STATUS_LABELS: Record<string, string> = { active: 'Active', inactive: 'Inactive' };
-const CHANNEL_LABELS: Record<ChannelKind, string> = {
-  whatsapp: 'WhatsApp',
-  messenger: 'Messenger',
-  instagram: 'Instagram',
-  webchat: 'Website chat',
-  api: 'API',
-};
+
+/**
+ * A question belongs to the entry the agent matched first only when its confidence reached this;
+ * below, the best candidate is too weak to name the topic and the question counts as unmatched.
+ */
+export const TOPIC_MATCH_FLOOR = 0.5;
+/** A topic is "trending" when it has at least this many questions and grew by half against the period before. */
+const TRENDING_MIN = 3;
+
+function topicOf(row: TopicRow, examples: readonly string[]): SummaryTopic {
+  const unmatched = row.key === 'unmatched';
+  const trend = row.previous > 0 ? (row.count - row.previous) / row.previous : null;
+  const notAnswered = row.count - row.answered;
+  const type: SummaryTopic['type'] =
+    row.count > 0 && notAnswered / row.count > 0.5 ? 'escalation' : row.count >= TRENDING_MIN && (trend === null ? row.previous === 0 : trend >= 0.5) ? 'trending' : 'common';
+  const questions = `${row.count} question${row.count === 1 ? '' : 's'}`;
+  const answeredPart = `the AI answered ${row.answered}`;
+  const handedPart = row.handedOff > 0 ? `, handed ${row.handedOff} to a person` : '';
+  const trendPart = trend === null ? (row.previous === 0 ? ', none the period before' : '') : `, ${trend >= 0 ? '+' : ''}${Math.round(trend * 100)} % on the period before`;
+  return {
+    id: row.key,
+    title: unmatched ? 'Questions the knowledge base does not answer' : (row.title ?? 'Untitled entry'),
+    type,
+    count: row.count,
+    trend,
+    confidence: row.confidenceCount > 0 ? row.confidenceSum / row.confidenceCount : null,
+    answered: row.answered,
+    handedOff: row.handedOff,
+    summary: `${questions}: ${answeredPart}${handedPart}${trendPart}.`,
+    missingFromKnowledgeBase: unmatched,
+    examples: [...examples],
+  };
+}

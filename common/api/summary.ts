@@ -1,0 +1,107 @@
+/**
+ * The AI Summary page (issue 16 §3; spec part 2 "AI Summary page", §3 AI summary entity; server:
+ * server/modules/insights, docs/insights.md). Reading: any signed-in user; a client user sees only
+ * their own business, managers and admins every client or the one they name.
+ *
+ *   GET /api/v1/summary?period=24h|7d|30d|custom&from=&to=&clientId=&timeZone=   -> summaryView
+ *
+ * Everything is computed from the period's conversations and the AI agent's replies: what the
+ * customers asked is read from the knowledge-base entry the agent matched to each question (its
+ * top candidate, even when it handed the question to a person).
+ */
+import { z } from 'zod';
+import { insightsPeriodKind, MAX_INSIGHTS_PERIOD_DAYS } from './insights';
+
+const isoDate = z.iso.datetime({ offset: true });
+
+/** Whether this runtime knows the IANA time zone. */
+function knownTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const summaryQuery = z
+  .object({
+    period: insightsPeriodKind.default('24h'),
+    from: isoDate.optional(),
+    to: isoDate.optional(),
+    clientId: z.uuid({ error: 'Choose a client' }).optional(),
+    /** The viewer's IANA time zone, for "by time of day" (default UTC). */
+    timeZone: z.string().max(64).refine(knownTimeZone, { message: 'Unknown time zone' }).default('UTC'),
+  })
+  .superRefine((query, ctx) => {
+    if (query.period !== 'custom') return;
+    if (!query.from) ctx.addIssue({ code: 'custom', path: ['from'], message: 'Choose the first day of the period' });
+    if (!query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Choose the last day of the period' });
+    if (!query.from || !query.to) return;
+    const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
+    if (days <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The period must end after it starts' });
+    else if (days > MAX_INSIGHTS_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `Choose at most ${MAX_INSIGHTS_PERIOD_DAYS} days` });
+  });
+export type SummaryQuery = z.input<typeof summaryQuery>;
+
+export const SUMMARY_TOPIC_TYPES = ['trending', 'common', 'escalation'] as const;
+export const summaryTopicType = z.enum(SUMMARY_TOPIC_TYPES);
+
+/** A topic customers raised: one knowledge-base entry the agent matched, or the questions it matched to none. */
+export const summaryTopic = z.object({
+  /** The entry's id, or `unmatched`. */
+  id: z.string(),
+  title: z.string(),
+  /** escalation: most of its questions went to a person; trending: at least half as many again as the period before; common: the rest. */
+  type: summaryTopicType,
+  /** Customer questions in the period. */
+  count: z.number().int(),
+  /** Change against the period before, as a fraction (0.5 = +50 %); null when it had none. */
+  trend: z.number().nullable(),
+  /** Mean confidence of the agent on these questions, 0–1. */
+  confidence: z.number().nullable(),
+  answered: z.number().int(),
+  handedOff: z.number().int(),
+  /** One line, from the figures. */
+  summary: z.string(),
+  /** The knowledge base has no entry for these questions (the unmatched group). */
+  missingFromKnowledgeBase: z.boolean(),
+  /** A few of the customers' own words (the unmatched group only), newest first. */
+  examples: z.array(z.string()),
+});
+export type SummaryTopic = z.infer<typeof summaryTopic>;
+
+export const summaryBucket = z.object({
+  key: z.string(),
+  label: z.string(),
+  conversations: z.number().int(),
+  /** Mean confidence of the AI's replies, 0–1; null without any. */
+  confidence: z.number().nullable(),
+});
+
+export const summaryView = z.object({
+  period: z.object({ kind: insightsPeriodKind, from: isoDate, to: isoDate }),
+  clientId: z.uuid().nullable(),
+  timeZone: z.string(),
+  overview: z.object({
+    totalConversations: z.number().int(),
+    /** Mean time to the first reply (AI or person), seconds; null when nothing was answered. */
+    averageResponseTime: z.number().nullable(),
+    /** Mean confidence of the AI's replies, 0–1. */
+    aiConfidence: z.number().nullable(),
+    /** Conversations handed to a person ÷ conversations, 0–1. */
+    escalationRate: z.number().nullable(),
+    /** Mean customer rating out of 5; null while ratings are not collected. */
+    customerSatisfaction: z.number().nullable(),
+  }),
+  ratingsCollected: z.boolean(),
+  /** Topics, most questions first (the unmatched group wherever its count puts it). */
+  insights: z.array(summaryTopic),
+  performance: z.object({
+    /** 24 hours of the day in `timeZone`, 0 to 23. */
+    byTimeOfDay: z.array(summaryBucket),
+    byChannel: z.array(summaryBucket),
+  }),
+  generatedAt: isoDate,
+});
+export type SummaryView = z.infer<typeof summaryView>;
