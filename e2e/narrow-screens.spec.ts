@@ -151,6 +151,12 @@ test.describe('at 390 px no page scrolls sideways', () => {
     '/profile?tab=account',
     '/webhooks?tab=test',
     '/webhooks?tab=guide',
+    // Analytics and Insights: each tab, with the seeded client's figures and a custom range.
+    `/insights?client=${clientId}`,
+    '/insights?tab=clients',
+    `/insights?period=30d&client=${clientId}&tab=trends`,
+    '/insights?tab=trends&period=custom&from=2025-01-01&to=2025-01-31',
+    '/insights?tab=reports',
   ];
 
   test('as an admin: every page an admin may open', async ({ page, playwright, baseURL }) => {

@@ -10,16 +10,11 @@ import type { PagesOf } from './page-layouts';
 type Screen = ComponentType;
 
 /** Pages whose screens are not built yet: they share one screen saying "<Feature> is not available yet." */
-export const UPCOMING_PAGES = [
-  'clientDashboard',
-  'insights',
-  'summary',
-  'analytics',
-  'productionStatus',
-  'adminInsights',
-] as const satisfies readonly PageName[];
+export const UPCOMING_PAGES = ['clientDashboard', 'summary', 'productionStatus'] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
+/** Analytics and Insights: one screen at /insights, /analytics and /admin/insights. */
+const Insights = lazy(() => import('./routes/app/insights'));
 /** The server renders the public site: reached from inside the app, it is loaded as a document. */
 const SiteDocument = lazy(() => import('./routes/site-document'));
 
@@ -66,14 +61,14 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   adminZapier: lazy(() => import('./routes/app/admin-zapier')),
 
   clientDashboard: Upcoming,
-  insights: Upcoming,
+  insights: Insights,
   webhooks: lazy(() => import('./routes/app/webhooks')),
   summary: Upcoming,
   automations: lazy(() => import('./routes/app/automations')),
-  analytics: Upcoming,
+  analytics: Insights,
   adminDashboard: lazy(() => import('./routes/app/admin-content')),
   productionStatus: Upcoming,
-  adminInsights: Upcoming,
+  adminInsights: Insights,
   adminWebhooks: lazy(() => import('./routes/app/webhooks')),
   adminAutomations: lazy(() => import('./routes/app/automations')),
 };

@@ -31,6 +31,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   insights: {
     title: 'Analytics & Insights',
+    subtitle: 'Conversations, response times and AI results',
     description: 'Conversation volume, response times and AI performance.',
   },
   settings: {
@@ -67,6 +68,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   analytics: {
     title: 'Analytics',
+    subtitle: 'Conversations, response times and agent performance',
     description: 'Message volume, response times and agent performance.',
   },
   adminDashboard: {
@@ -85,6 +87,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   adminInsights: {
     title: 'Admin Insights',
+    subtitle: 'Every client and channel',
     description: 'Analytics across every client and channel.',
   },
   adminTemplates: {

@@ -3,14 +3,7 @@
  * else (docs/DECISIONS.md "Screens not built yet"): no promise of what will appear, no sample
  * numbers, no buttons that do nothing. The page keeps its spec title in the header.
  */
-import {
-  Activity,
-  Gauge,
-  LayoutDashboard,
-  LineChart,
-  Sparkles,
-  type LucideIcon,
-} from 'lucide-react';
+import { Gauge, LayoutDashboard, Sparkles, type LucideIcon } from 'lucide-react';
 import type { PageName } from '@common/routes';
 
 export interface UpcomingContent {
@@ -21,11 +14,8 @@ export interface UpcomingContent {
 
 export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   clientDashboard: { icon: LayoutDashboard, notice: 'The Client Dashboard is not available yet.' },
-  insights: { icon: LineChart, notice: 'Analytics & Insights is not available yet.' },
   summary: { icon: Sparkles, notice: 'The AI Summary is not available yet.' },
-  analytics: { icon: Activity, notice: 'Analytics is not available yet.' },
   productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
-  adminInsights: { icon: LineChart, notice: 'Admin Insights is not available yet.' },
 };
 
 /** For a page listed as upcoming without its own sentence. */

@@ -1,0 +1,27 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { insightsView, type InsightsQuery, type InsightsView } from '@common/api/insights';
+import { apiRequest } from '@/lib/api-client';
+import { insightsKeys } from './keys';
+
+/** GET /api/v1/insights: the figures of one period (and client), parsed with the contract's schema. */
+export function getInsights(query: InsightsQuery, signal?: AbortSignal): Promise<InsightsView> {
+  return apiRequest('/api/v1/insights', insightsView, {
+    query: { period: query.period, from: query.from, to: query.to, clientId: query.clientId },
+    signal,
+  });
+}
+
+export function getInsightsQueryOptions(query: InsightsQuery) {
+  return queryOptions({
+    queryKey: insightsKeys.view(query),
+    queryFn: ({ signal }) => getInsights(query, signal),
+    // Always current when the page opens; live events and Refresh refetch it meanwhile.
+    staleTime: 0,
+    // Another period keeps the figures on screen (marked as updating) until its own arrive.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useInsights(query: InsightsQuery) {
+  return useQuery(getInsightsQueryOptions(query));
+}
