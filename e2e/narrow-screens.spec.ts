@@ -157,6 +157,11 @@ test.describe('at 390 px no page scrolls sideways', () => {
     `/insights?period=30d&client=${clientId}&tab=trends`,
     '/insights?tab=trends&period=custom&from=2025-01-01&to=2025-01-31',
     '/insights?tab=reports',
+    // The AI Summary: each tab, with the seeded client's figures.
+    `/summary?client=${clientId}`,
+    `/summary?period=7d&client=${clientId}&tab=performance`,
+    '/summary?tab=performance&period=custom&from=2025-01-01&to=2025-01-31',
+    `/summary?client=${clientId}&tab=trends`,
   ];
 
   test('as an admin: every page an admin may open', async ({ page, playwright, baseURL }) => {

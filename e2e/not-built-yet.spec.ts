@@ -9,7 +9,6 @@ import { ADMIN, signInPage } from './support/users';
 /** Path(s) → the header title (spec) and the one sentence of the page. */
 const SCREENS: readonly { paths: readonly string[]; title: string; notice: string }[] = [
   { paths: ['/client-dashboard'], title: 'Client Dashboard', notice: 'The Client Dashboard is not available yet.' },
-  { paths: ['/summary'], title: 'AI Summary', notice: 'The AI Summary is not available yet.' },
   { paths: ['/admin/production-status', '/production-readiness'], title: 'Production Readiness', notice: 'Production Readiness is not available yet.' },
 ];
 
@@ -30,7 +29,7 @@ test.describe('screens not built yet', () => {
     }
   });
 
-  test('a client sees the same on /client-dashboard and /summary', async ({ page, playwright, baseURL }) => {
+  test('a client sees the same on /client-dashboard', async ({ page, playwright, baseURL }) => {
     const api = await apiAs(playwright, baseURL!);
     const client = await createClient(api);
     const user = await createClientUser(api, client.id);
@@ -38,8 +37,6 @@ test.describe('screens not built yet', () => {
     await signInPage(page, user.email, user.password);
     await page.goto('/client-dashboard');
     await expect(page.locator('main')).toHaveText('The Client Dashboard is not available yet.');
-    await page.goto('/summary');
-    await expect(page.locator('main')).toHaveText('The AI Summary is not available yet.');
   });
 
   test('the settings tabs not built yet say so plainly', async ({ page }) => {

@@ -10,7 +10,7 @@ import type { PagesOf } from './page-layouts';
 type Screen = ComponentType;
 
 /** Pages whose screens are not built yet: they share one screen saying "<Feature> is not available yet." */
-export const UPCOMING_PAGES = ['clientDashboard', 'summary', 'productionStatus'] as const satisfies readonly PageName[];
+export const UPCOMING_PAGES = ['clientDashboard', 'productionStatus'] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
 /** Analytics and Insights: one screen at /insights, /analytics and /admin/insights. */
@@ -63,7 +63,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   clientDashboard: Upcoming,
   insights: Insights,
   webhooks: lazy(() => import('./routes/app/webhooks')),
-  summary: Upcoming,
+  summary: lazy(() => import('./routes/app/summary')),
   automations: lazy(() => import('./routes/app/automations')),
   analytics: Insights,
   adminDashboard: lazy(() => import('./routes/app/admin-content')),

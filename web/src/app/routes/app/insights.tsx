@@ -1,6 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { INSIGHTS_TABS, InsightsScreen, type InsightsTab } from '@/features/insights/components/insights-screen';
-import { readSelection, writeSelection } from '@/features/insights/lib/period';
+import { readSelection, writeSelection } from '@/lib/period';
 import { useCurrentUser } from '@/lib/session';
 
 /**

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { cn } from '@/lib/cn';
-import { formatCount, formatDuration, formatRate, formatSatisfaction, NONE, statusLabel } from '../lib/figures';
+import { formatCount, formatDuration, formatRate, formatSatisfaction, NONE, statusLabel } from '@/lib/figures';
 import { DEFAULT_CLIENT_SORT, nextSort, sortClients, type ClientSort, type ClientSortKey } from '../lib/sort-clients';
 
 interface Column {

@@ -1,20 +1,18 @@
 import { Download, RefreshCw } from 'lucide-react';
 import { useEffect } from 'react';
 import { toast } from 'sonner';
-import { INSIGHTS_PERIOD_LABELS, type InsightsView } from '@common/api/insights';
+import type { InsightsView } from '@common/api/insights';
 import type { Role } from '@common/roles';
+import { PeriodFilters } from '@/components/period-filters';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { isApiError } from '@/lib/api-client';
+import { useLiveFigures } from '@/hooks/use-live-figures';
+import { exportInsightsUrl, insightsKeys, useInsights } from '@/lib/api/insights';
 import { cn } from '@/lib/cn';
-import { formatDate, formatDateTime } from '@/lib/format';
-import { exportInsightsUrl } from '../api/export-insights';
-import { useInsights } from '../api/get-insights';
-import { useLiveInsights } from '../api/use-live-insights';
-import { toInsightsQuery, type InsightsSelection } from '../lib/period';
+import { formatDateTime } from '@/lib/format';
+import { describePeriod, queryFieldErrors, toInsightsQuery, type InsightsSelection } from '@/lib/period';
 import { ClientsTable } from './clients-table';
-import { InsightsFilters, type QueryFieldErrors } from './insights-filters';
 import { MetricCards } from './metric-cards';
 import { PerformanceTab } from './performance-tab';
 import { ReportsTab } from './reports-tab';
@@ -25,33 +23,11 @@ export type InsightsTab = (typeof INSIGHTS_TABS)[number];
 
 export const FETCH_FAILED = 'Failed to fetch insights data';
 
-const QUERY_FIELDS = ['period', 'from', 'to', 'clientId'] as const;
-
-/** The server's field messages when it refused the query itself (a custom range that is not one); null otherwise. */
-function queryFieldErrors(error: unknown): QueryFieldErrors | null {
-  if (!isApiError(error) || error.status !== 400 || !error.fields) return null;
-  const errors: QueryFieldErrors = {};
-  for (const field of QUERY_FIELDS) {
-    const message = error.fields[field];
-    if (message) errors[field] = message;
-  }
-  return Object.keys(errors).length > 0 ? errors : null;
-}
-
-/** "Last 7 days: Mar 3, 2025, 14:05 – Mar 10, 2025, 14:05", or the days of a custom range. */
-export function describePeriod(view: InsightsView): string {
-  const { kind, from, to } = view.period;
-  if (kind === 'custom') {
-    const first = formatDate(from);
-    // `to` is excluded: the last day is the one just before it.
-    const last = formatDate(new Date(Date.parse(to) - 1).toISOString());
-    return first === last ? first : `${first} – ${last}`;
-  }
-  return `${INSIGHTS_PERIOD_LABELS[kind]}: ${formatDateTime(from)} – ${formatDateTime(to)}`;
-}
+/** What a conversation or message event reloads. */
+const LIVE_KEYS = [insightsKeys.all];
 
 function Loaded({ view, tab, onTabChange, exportUrl, updating }: { view: InsightsView; tab: InsightsTab; onTabChange: (tab: InsightsTab) => void; exportUrl: string; updating: boolean }) {
-  const periodText = describePeriod(view);
+  const periodText = describePeriod(view.period);
   const clientName = view.clientId === null ? null : (view.clients.find((c) => c.clientId === view.clientId)?.name ?? null);
   return (
     <div aria-busy={updating} className={cn('grid min-w-0 gap-6 transition-opacity', updating && 'opacity-60')}>
@@ -108,7 +84,7 @@ export function InsightsScreen({
 }) {
   const query = toInsightsQuery(selection);
   const insights = useInsights(query);
-  useLiveInsights();
+  useLiveFigures(LIVE_KEYS);
   const fieldErrors = queryFieldErrors(insights.error);
   const failed = insights.isError && fieldErrors === null;
   const exportUrl = exportInsightsUrl(query);
@@ -150,7 +126,7 @@ export function InsightsScreen({
   return (
     <div className="grid min-w-0 gap-6">
       <div className="flex min-w-0 flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
-        <InsightsFilters selection={selection} onChange={onSelectionChange} canChooseClient={role !== 'client'} errors={fieldErrors ?? {}} />
+        <PeriodFilters selection={selection} onChange={onSelectionChange} canChooseClient={role !== 'client'} errors={fieldErrors ?? {}} />
         <div className="flex flex-wrap gap-2 lg:pt-6">
           <Button variant="outline" onClick={refresh} disabled={insights.isFetching}>
             <RefreshCw aria-hidden className={cn(insights.isFetching && 'animate-spin')} />

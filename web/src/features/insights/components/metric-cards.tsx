@@ -13,7 +13,7 @@ import {
   NONE,
   type BetterWhen,
   type FigureChange,
-} from '../lib/figures';
+} from '@/lib/figures';
 
 export const RATINGS_NOT_COLLECTED = 'Customer ratings are not collected yet';
 

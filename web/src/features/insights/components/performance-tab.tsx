@@ -3,10 +3,10 @@ import type { AgentPerformance, InsightsView } from '@common/api/insights';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { chartColor } from '../lib/chart-colors';
-import { formatCount, formatDuration, formatRate, formatSatisfaction, NONE } from '../lib/figures';
-import { ChartFigure } from './chart-figure';
-import { BarsChart, SharesChart } from './lazy-charts';
+import { chartColor } from '@/components/charts/chart-colors';
+import { formatCount, formatDuration, formatRate, formatSatisfaction, NONE } from '@/lib/figures';
+import { ChartFigure } from '@/components/charts/chart-figure';
+import { BarsChart, SharesChart } from '@/components/charts/lazy-charts';
 
 /** The chart shows the busiest agents; the table below lists every one. */
 const AGENTS_IN_CHART = 8;

@@ -1,9 +1,9 @@
 import { TREND_MONTHS, type TrendMonth } from '@common/api/insights';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { chartColor } from '../lib/chart-colors';
-import { formatCount, formatRate, formatSatisfaction, monthLabel, ratePercent } from '../lib/figures';
-import { ChartFigure } from './chart-figure';
-import { BarsChart, LinesChart } from './lazy-charts';
+import { chartColor } from '@/components/charts/chart-colors';
+import { formatCount, formatRate, formatSatisfaction, monthLabel, ratePercent } from '@/lib/figures';
+import { ChartFigure } from '@/components/charts/chart-figure';
+import { BarsChart, LinesChart } from '@/components/charts/lazy-charts';
 import { RATINGS_NOT_COLLECTED } from './metric-cards';
 
 const percentTick = (value: number) => `${value}%`;

@@ -1,9 +1,11 @@
 /**
- * The period and client the page shows, kept in the URL (`?period=30d`, `?period=custom&from=2025-03-01&to=2025-03-31`,
+ * The period and client a page of figures shows (insights, AI Summary), kept in the URL (`?period=30d`, `?period=custom&from=2025-03-01&to=2025-03-31`,
  * `?client=<id>`) so a reload keeps them. A custom range is two local days, both included; the API
  * gets local midnight of the first day and local midnight of the day after the last (common/api/insights.ts).
  */
-import { INSIGHTS_PERIODS, type InsightsPeriodKind, type InsightsQuery } from '@common/api/insights';
+import { INSIGHTS_PERIOD_LABELS, INSIGHTS_PERIODS, type InsightsPeriodKind, type InsightsQuery } from '@common/api/insights';
+import { isApiError } from '@/lib/api-client';
+import { formatDate, formatDateTime } from '@/lib/format';
 
 export interface InsightsSelection {
   period: InsightsPeriodKind;
@@ -47,10 +49,10 @@ export function defaultCustomRange(now: Date = new Date()): { firstDay: string; 
   return { firstDay: toLocalDay(first), lastDay: toLocalDay(now) };
 }
 
-/** What the URL asks for; the client only for users who may choose one. */
-export function readSelection(params: URLSearchParams, canChooseClient: boolean): InsightsSelection {
+/** What the URL asks for; the client only for users who may choose one. `defaultPeriod` is the page's (no `period` in the URL). */
+export function readSelection(params: URLSearchParams, canChooseClient: boolean, defaultPeriod: InsightsPeriodKind = DEFAULT_PERIOD): InsightsSelection {
   const raw = params.get('period');
-  const period = isPeriod(raw) ? raw : DEFAULT_PERIOD;
+  const period = isPeriod(raw) ? raw : defaultPeriod;
   const client = params.get('client');
   return {
     period,
@@ -61,9 +63,9 @@ export function readSelection(params: URLSearchParams, canChooseClient: boolean)
 }
 
 /** The URL's search params for `selection`, keeping every other param (the tab). */
-export function writeSelection(params: URLSearchParams, selection: InsightsSelection): URLSearchParams {
+export function writeSelection(params: URLSearchParams, selection: InsightsSelection, defaultPeriod: InsightsPeriodKind = DEFAULT_PERIOD): URLSearchParams {
   const next = new URLSearchParams(params);
-  if (selection.period === DEFAULT_PERIOD) next.delete('period');
+  if (selection.period === defaultPeriod) next.delete('period');
   else next.set('period', selection.period);
   const custom = selection.period === 'custom';
   if (custom && selection.firstDay) next.set('from', selection.firstDay);
@@ -100,4 +102,32 @@ export function insightsSearch(query: InsightsQuery): string {
   if (query.to) params.set('to', query.to);
   if (query.clientId) params.set('clientId', query.clientId);
   return params.toString();
+}
+
+/** "Last 7 days: Mar 3, 2025, 14:05 – Mar 10, 2025, 14:05", or the days of a custom range. */
+export function describePeriod(period: { kind: InsightsPeriodKind; from: string; to: string }): string {
+  const { kind, from, to } = period;
+  if (kind === 'custom') {
+    const first = formatDate(from);
+    // `to` is excluded: the last day is the one just before it.
+    const last = formatDate(new Date(Date.parse(to) - 1).toISOString());
+    return first === last ? first : `${first} – ${last}`;
+  }
+  return `${INSIGHTS_PERIOD_LABELS[kind]}: ${formatDateTime(from)} – ${formatDateTime(to)}`;
+}
+
+/** Field messages of the server's 400 for the query (period, from, to, clientId). */
+export type QueryFieldErrors = Partial<Record<'period' | 'from' | 'to' | 'clientId', string>>;
+
+const QUERY_FIELDS = ['period', 'from', 'to', 'clientId'] as const;
+
+/** The server's field messages when it refused the query itself (a custom range that is not one); null otherwise. */
+export function queryFieldErrors(error: unknown): QueryFieldErrors | null {
+  if (!isApiError(error) || error.status !== 400 || !error.fields) return null;
+  const errors: QueryFieldErrors = {};
+  for (const field of QUERY_FIELDS) {
+    const message = error.fields[field];
+    if (message) errors[field] = message;
+  }
+  return Object.keys(errors).length > 0 ? errors : null;
 }

@@ -1,5 +1,5 @@
 /**
- * The page's drawings (recharts, about 100 KB): this module is imported only through `lazy-charts.ts`,
+ * The drawings of the pages of figures (recharts, about 100 KB): this module is imported only through `lazy-charts.ts`,
  * so the library loads after the figures are on screen and never with the app's main bundle.
  * Every drawing is hidden from screen readers and out of the tab order (no accessibility layer, no
  * focusable slices); its ChartFigure carries the same data as a table.

@@ -1,7 +1,6 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useRealtimeReconnect, useRealtimeTopic } from '@/hooks/use-realtime';
-import { insightsKeys } from './keys';
 
 /** How long a burst of conversation and message events is gathered before the figures reload. */
 export const LIVE_RELOAD_DELAY_MS = 1_000;
@@ -13,16 +12,18 @@ export const LIVE_RELOAD_DELAY_MS = 1_000;
 export const LIVE_SETTLE_MS = 3_500;
 
 /**
- * Reloads the figures while the page is open whenever a conversation or message the user may see
- * changes (realtime topic "inbox": conversation.* and message.*; spec part 1 §4) — at most once a
+ * Reloads the figures under `queryKeys` (insights, AI Summary) while the page is open whenever a
+ * conversation or message the user may see changes (realtime topic "inbox": conversation.* and message.*; spec part 1 §4) — at most once a
  * second however busy the inbox is, and once more when it goes quiet — and after the connection
  * comes back from a drop.
  */
-export function useLiveInsights(): void {
+export function useLiveFigures(queryKeys: readonly QueryKey[]): void {
   const queryClient = useQueryClient();
   const burst = useRef<ReturnType<typeof setTimeout> | null>(null);
   const settle = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const reload = () => void queryClient.invalidateQueries({ queryKey: insightsKeys.all });
+  const reload = () => {
+    for (const queryKey of queryKeys) void queryClient.invalidateQueries({ queryKey });
+  };
 
   useEffect(
     () => () => {

@@ -1,7 +1,17 @@
+/**
+ * GET /api/v1/insights, read by the insights page and the AI Summary's Trends tab: one query key,
+ * so both share the cache and a live reload of either refreshes both.
+ */
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { insightsView, type InsightsQuery, type InsightsView } from '@common/api/insights';
 import { apiRequest } from '@/lib/api-client';
-import { insightsKeys } from './keys';
+import { insightsSearch } from '@/lib/period';
+
+export const insightsKeys = {
+  all: ['insights'] as const,
+  views: () => [...insightsKeys.all, 'view'] as const,
+  view: (query: InsightsQuery) => [...insightsKeys.views(), query] as const,
+};
 
 /** GET /api/v1/insights: the figures of one period (and client), parsed with the contract's schema. */
 export function getInsights(query: InsightsQuery, signal?: AbortSignal): Promise<InsightsView> {
@@ -24,4 +34,13 @@ export function getInsightsQueryOptions(query: InsightsQuery) {
 
 export function useInsights(query: InsightsQuery) {
   return useQuery(getInsightsQueryOptions(query));
+}
+
+/**
+ * GET /api/v1/insights/export.csv with the page's query: the server answers text/csv as an
+ * attachment, so a plain `<a href download>` saves it with the session cookie and no script.
+ */
+export function exportInsightsUrl(query: InsightsQuery): string {
+  const search = insightsSearch(query);
+  return search === '' ? '/api/v1/insights/export.csv' : `/api/v1/insights/export.csv?${search}`;
 }

@@ -3,19 +3,16 @@ import { fieldA11y, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { useClientList } from '@/lib/api/clients';
-import { defaultCustomRange, type InsightsSelection } from '../lib/period';
+import { defaultCustomRange, type InsightsSelection, type QueryFieldErrors } from '@/lib/period';
 
 const ALL_CLIENTS = 'all';
-
-/** Field messages of the server's 400 for the query (period, from, to, clientId). */
-export type QueryFieldErrors = Partial<Record<'period' | 'from' | 'to' | 'clientId', string>>;
 
 function ClientFilter({ clientId, onChange, error }: { clientId: string | undefined; onChange: (clientId: string | undefined) => void; error?: string | undefined }) {
   const clients = useClientList({ select: (list) => [...list].sort((a, b) => a.companyName.localeCompare(b.companyName)) });
   return (
-    <FormField id="insights-client" label="Client" error={error} className="min-w-0 sm:w-60">
+    <FormField id="period-filter-client" label="Client" error={error} className="min-w-0 sm:w-60">
       <Select value={clientId ?? ALL_CLIENTS} onValueChange={(value) => onChange(value === ALL_CLIENTS ? undefined : value)}>
-        <SelectTrigger {...fieldA11y('insights-client', error)} className="w-full">
+        <SelectTrigger {...fieldA11y('period-filter-client', error)} className="w-full">
           <SelectValue placeholder={clients.isPending ? 'Loading clients…' : 'Choose a client'} />
         </SelectTrigger>
         <SelectContent>
@@ -33,10 +30,10 @@ function ClientFilter({ clientId, onChange, error }: { clientId: string | undefi
 
 /**
  * The period (Last 24 hours / 7 days / 30 days / Custom range with its first and last day) and, for
- * managers and admins, the client. Changes go to the URL; the server's field messages show under
+ * managers and admins, the client (the insights page and the AI Summary). Changes go to the URL; the server's field messages show under
  * the field they are about.
  */
-export function InsightsFilters({
+export function PeriodFilters({
   selection,
   onChange,
   canChooseClient,
@@ -57,9 +54,9 @@ export function InsightsFilters({
   };
   return (
     <div className="flex min-w-0 flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-start">
-      <FormField id="insights-period" label="Period" error={errors.period} className="sm:w-44">
+      <FormField id="period-filter-period" label="Period" error={errors.period} className="sm:w-44">
         <Select value={selection.period} onValueChange={(value) => choosePeriod(INSIGHTS_PERIODS.find((p) => p === value) ?? '7d')}>
-          <SelectTrigger {...fieldA11y('insights-period', errors.period)} className="w-full">
+          <SelectTrigger {...fieldA11y('period-filter-period', errors.period)} className="w-full">
             <SelectValue />
           </SelectTrigger>
           <SelectContent>
@@ -73,18 +70,18 @@ export function InsightsFilters({
       </FormField>
       {selection.period === 'custom' ? (
         <div className="grid grid-cols-2 gap-3 sm:flex">
-          <FormField id="insights-from" label="First day" error={errors.from} className="sm:w-40">
+          <FormField id="period-filter-from" label="First day" error={errors.from} className="sm:w-40">
             <Input
               type="date"
-              {...fieldA11y('insights-from', errors.from)}
+              {...fieldA11y('period-filter-from', errors.from)}
               value={selection.firstDay ?? ''}
               onChange={(event) => onChange({ ...selection, firstDay: event.target.value || undefined })}
             />
           </FormField>
-          <FormField id="insights-to" label="Last day" error={errors.to} className="sm:w-40">
+          <FormField id="period-filter-to" label="Last day" error={errors.to} className="sm:w-40">
             <Input
               type="date"
-              {...fieldA11y('insights-to', errors.to)}
+              {...fieldA11y('period-filter-to', errors.to)}
               value={selection.lastDay ?? ''}
               onChange={(event) => onChange({ ...selection, lastDay: event.target.value || undefined })}
             />

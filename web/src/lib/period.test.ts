@@ -5,6 +5,14 @@ import { defaultCustomRange, insightsSearch, localMidnight, readSelection, toIns
 const CLIENT = '4f1c2a8e-3b7d-4c6e-9a1f-2d3e4f5a6b7c';
 
 describe('the period in the URL', () => {
+  it('takes the page’s own default period, which it leaves out of the URL', () => {
+    expect(readSelection(new URLSearchParams(''), true, '24h').period).toBe('24h');
+    expect(readSelection(new URLSearchParams('period=7d'), true, '24h').period).toBe('7d');
+    const selection = { period: '24h', firstDay: undefined, lastDay: undefined, clientId: undefined } as const;
+    expect(writeSelection(new URLSearchParams('period=7d&tab=trends'), selection, '24h').toString()).toBe('tab=trends');
+    expect(writeSelection(new URLSearchParams(''), { ...selection, period: '7d' }, '24h').toString()).toBe('period=7d');
+  });
+
   it('defaults to the last 7 days for every client', () => {
     expect(readSelection(new URLSearchParams(''), true)).toEqual({ period: '7d', firstDay: undefined, lastDay: undefined, clientId: undefined });
     expect(readSelection(new URLSearchParams('period=yearly'), true).period).toBe('7d');
