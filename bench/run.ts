@@ -23,6 +23,7 @@ import { bundle } from './bundle';
 import { coldStart } from './cold-start';
 import { crash } from './crash';
 import { hooks } from './hooks';
+import { insights } from './insights';
 import { jobs } from './jobs';
 import { lighthouse } from './lighthouse';
 import type { BenchContext, BenchGroup } from './lib/context';
@@ -36,7 +37,7 @@ import { signIn } from './sign-in';
 import { siteRps } from './site-rps';
 import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, lighthouse, siteRps, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, lighthouse, siteRps, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks, insights];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');
@@ -129,11 +130,11 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     'npm run bench -- --no-wait           # do not wait for a quiet machine first',
     '```',
     '',
-    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about 45 minutes on a quiet machine (the webhook group waits for its backlog to be processed; the events-out group keeps a receiver down for 5 minutes, then waits for the catch-up; Lighthouse audits six pages three times, about 2.5 minutes); before each timed group`,
+    `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about 55 minutes on a quiet machine (the webhook group waits for its backlog to be processed; the events-out group keeps a receiver down for 5 minutes, then waits for the catch-up; Lighthouse audits six pages three times, about 2.5 minutes; the insights group seeds and backfills four histories, the largest 1,000,000 messages, about 12 minutes); before each timed group`,
     `the bench waits (up to ${FIRST_WAIT_MS / 1000} s first, ${GROUP_WAIT_MS / 1000} s later) for other work to leave the cores at most ${QUIET_BUSY_PERCENT} % busy.`,
     '',
     'PostgreSQL rows need a server on 127.0.0.1:5432 (`BENCH_DATABASE_URL` overrides the maintenance URL,',
-    '`postgres://postgres@127.0.0.1:5432/postgres`); the bench creates and drops its own `parley_bench` database.',
+    '`postgres://postgres@127.0.0.1:5432/postgres`); the bench creates and drops its own `parley_bench` database (and `parley_bench_insights` for the insights history).',
     'The process-level figures run against a copy of the working tree built in a temporary directory.',
     '',
     '## Machine',

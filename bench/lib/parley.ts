@@ -47,6 +47,11 @@ export interface StartOptions {
   env?: Record<string, string | undefined>;
   /** Reuse this database / data directory instead of creating a fresh one (a second instance). */
   shareWith?: ParleyServer;
+  /**
+   * Run on a data directory (and, on PostgreSQL, a database) the caller prepared — a seeded
+   * history — instead of fresh ones; `dispose()` leaves them to the caller.
+   */
+  existing?: { dataDir: string; databaseUrl?: string };
   /** Node options for the server process (e.g. `--cpu-prof`). */
   nodeArgs?: string[];
 }
@@ -54,8 +59,11 @@ export interface StartOptions {
 /** Starts Parley and waits for its first 200 on `/`. */
 export async function startParley(tree: BuiltTree, options: StartOptions): Promise<ParleyServer> {
   const shared = options.shareWith;
-  const dataDir = shared?.env.DATA_DIR ?? tempDir('parley');
-  const databaseUrl = options.engine === 'PostgreSQL' ? (shared?.env.DATABASE_URL ?? (await freshBenchDatabase())) : undefined;
+  const existing = options.existing;
+  if (existing && options.engine === 'PostgreSQL' && !existing.databaseUrl) throw new Error('startParley: existing.databaseUrl is needed on PostgreSQL');
+  const dataDir = shared?.env.DATA_DIR ?? existing?.dataDir ?? tempDir('parley');
+  const databaseUrl =
+    options.engine === 'PostgreSQL' ? (shared?.env.DATABASE_URL ?? existing?.databaseUrl ?? (await freshBenchDatabase())) : undefined;
   const port = await freePort();
   const url = `http://${LOOPBACK}:${port}`;
   const env: Record<string, string | undefined> = {
@@ -98,7 +106,7 @@ export async function startParley(tree: BuiltTree, options: StartOptions): Promi
     },
     async dispose() {
       await child.stop();
-      if (disposed || shared) return;
+      if (disposed || shared || existing) return;
       disposed = true;
       if (databaseUrl) await dropBenchDatabase();
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 /**
- * The machine's PostgreSQL server, for the figures that run on both engines. The bench owns one
- * database, `parley_bench`, created empty for each use and dropped afterwards. Loopback only.
+ * The machine's PostgreSQL server, for the figures that run on both engines. The bench owns its
+ * databases — `parley_bench`, and any other name a group passes (`parley_bench_insights`) — created
+ * empty for each use and dropped afterwards. Loopback only.
  */
 import pg from 'pg';
 
@@ -37,23 +38,31 @@ export async function postgresVersion(): Promise<{ version?: string; error?: str
   }
 }
 
-export function benchDatabaseUrl(): string {
+/** A database name the bench may own: `parley_bench` or `parley_bench_<word>` (it is put in SQL as is). */
+function checkedName(name: string): string {
+  if (!/^parley_bench(_[a-z0-9]+)*$/u.test(name)) throw new Error(`Not a bench database name: ${name}`);
+  return name;
+}
+
+export function benchDatabaseUrl(name = BENCH_DATABASE): string {
   const url = new URL(ADMIN_URL);
-  url.pathname = `/${BENCH_DATABASE}`;
+  url.pathname = `/${checkedName(name)}`;
   return url.toString();
 }
 
-/** Drops (closing its connections) and re-creates `parley_bench`; returns its URL. */
-export async function freshBenchDatabase(): Promise<string> {
+/** Drops (closing its connections) and re-creates `parley_bench` (or the bench database named); returns its URL. */
+export async function freshBenchDatabase(name = BENCH_DATABASE): Promise<string> {
+  const database = checkedName(name);
   await withAdmin(async (c) => {
-    await c.query(`drop database if exists ${BENCH_DATABASE} with (force)`);
-    await c.query(`create database ${BENCH_DATABASE}`);
+    await c.query(`drop database if exists ${database} with (force)`);
+    await c.query(`create database ${database}`);
   });
-  return benchDatabaseUrl();
+  return benchDatabaseUrl(database);
 }
 
-export async function dropBenchDatabase(): Promise<void> {
+export async function dropBenchDatabase(name = BENCH_DATABASE): Promise<void> {
+  const database = checkedName(name);
   await withAdmin(async (c) => {
-    await c.query(`drop database if exists ${BENCH_DATABASE} with (force)`);
+    await c.query(`drop database if exists ${database} with (force)`);
   });
 }
