@@ -29,6 +29,17 @@ export const MAX_INSIGHTS_PERIOD_DAYS = 366;
 /** Months in the Trends tab, the current one included (part 1 §9: a six-month trend window). */
 export const TREND_MONTHS = 6;
 
+/** A custom period needs both ends, in order, at most MAX_INSIGHTS_PERIOD_DAYS apart (field messages on `from` / `to`). */
+export function checkPeriod(query: { period: InsightsPeriodKind; from?: string | undefined; to?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (query.period !== 'custom') return;
+  if (!query.from) ctx.addIssue({ code: 'custom', path: ['from'], message: 'Choose the first day of the period' });
+  if (!query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Choose the last day of the period' });
+  if (!query.from || !query.to) return;
+  const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
+  if (days <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The period must end after it starts' });
+  else if (days > MAX_INSIGHTS_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `Choose at most ${MAX_INSIGHTS_PERIOD_DAYS} days` });
+}
+
 export const insightsQuery = z
   .object({
     period: insightsPeriodKind.default('7d'),
@@ -39,15 +50,7 @@ export const insightsQuery = z
     /** Managers and admins: one client (omitted: every client). Ignored for a client user. */
     clientId: z.uuid({ error: 'Choose a client' }).optional(),
   })
-  .superRefine((query, ctx) => {
-    if (query.period !== 'custom') return;
-    if (!query.from) ctx.addIssue({ code: 'custom', path: ['from'], message: 'Choose the first day of the period' });
-    if (!query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Choose the last day of the period' });
-    if (!query.from || !query.to) return;
-    const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
-    if (days <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The period must end after it starts' });
-    else if (days > MAX_INSIGHTS_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `Choose at most ${MAX_INSIGHTS_PERIOD_DAYS} days` });
-  });
+  .superRefine(checkPeriod);
 export type InsightsQuery = z.input<typeof insightsQuery>;
 
 /** A figure of the period and of the period before it (null: nothing to measure, e.g. no conversation answered). */

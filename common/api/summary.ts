@@ -10,7 +10,7 @@
  * top candidate, even when it handed the question to a person).
  */
 import { z } from 'zod';
-import { insightsPeriodKind, MAX_INSIGHTS_PERIOD_DAYS } from './insights';
+import { checkPeriod, insightsPeriodKind } from './insights';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -33,15 +33,7 @@ export const summaryQuery = z
     /** The viewer's IANA time zone, for "by time of day" (default UTC). */
     timeZone: z.string().max(64).refine(knownTimeZone, { message: 'Unknown time zone' }).default('UTC'),
   })
-  .superRefine((query, ctx) => {
-    if (query.period !== 'custom') return;
-    if (!query.from) ctx.addIssue({ code: 'custom', path: ['from'], message: 'Choose the first day of the period' });
-    if (!query.to) ctx.addIssue({ code: 'custom', path: ['to'], message: 'Choose the last day of the period' });
-    if (!query.from || !query.to) return;
-    const days = (Date.parse(query.to) - Date.parse(query.from)) / 86_400_000;
-    if (days <= 0) ctx.addIssue({ code: 'custom', path: ['to'], message: 'The period must end after it starts' });
-    else if (days > MAX_INSIGHTS_PERIOD_DAYS) ctx.addIssue({ code: 'custom', path: ['to'], message: `Choose at most ${MAX_INSIGHTS_PERIOD_DAYS} days` });
-  });
+  .superRefine(checkPeriod);
 export type SummaryQuery = z.input<typeof summaryQuery>;
 
 export const SUMMARY_TOPIC_TYPES = ['trending', 'common', 'escalation'] as const;

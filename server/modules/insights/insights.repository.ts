@@ -13,7 +13,7 @@ import type { OpeningHours } from '../../../common/business-time';
 import type { Db } from '../../db/database';
 import type { ChannelKind, ConversationServiceLevelsTable, ConversationStatus, HandledBy, ServiceLevelEventKind } from '../../db/schema';
 import type { JobCompletion } from '../../jobs/define-job';
-import type { ServiceLevel, ServiceLevelFacts } from './service-level';
+import type { DayShare, ServiceLevel, ServiceLevelFacts } from './service-level';
 
 /** A (client, UTC day) whose rollup is recomputed. */
 export interface DayKey {
@@ -27,24 +27,8 @@ export interface ServiceLevelRow extends ServiceLevel {
   updatedAt: Date;
 }
 
-/** One client's rollup of one UTC day. */
-export interface DailyRollup {
-  clientId: string;
-  /** YYYY-MM-DD */
-  day: string;
-  conversations: number;
-  answered: number;
-  firstResponseSecondsSum: number;
-  firstResponseBusinessSecondsSum: number;
-  resolved: number;
-  resolutionSecondsSum: number;
-  resolutionBusinessSecondsSum: number;
-  automated: number;
-  handedOff: number;
-  handoffs: number;
-  reopenings: number;
-  messages: number;
-}
+/** One client's rollup of one UTC day: the sums of its conversations' shares (`dayShare`). */
+export type DailyRollup = DayShare;
 
 /** Medians over a period's conversations (null when none has the figure). */
 export interface ServiceLevelMedians {
