@@ -17,6 +17,7 @@ const publicPaths = Object.values(PAGE_ROUTES)
 
 test.describe('content security policy', () => {
   test('public pages run without a CSP violation', async ({ page }) => {
+    test.setTimeout(120_000);
     for (const path of publicPaths) {
       await page.goto(path);
       await expect(page.locator(rendered).first()).not.toBeEmpty();
@@ -26,6 +27,8 @@ test.describe('content security policy', () => {
   });
 
   test('every page runs without a CSP violation for an admin', async ({ page }) => {
+    // A tour of every page (more than forty, some drawing charts): longer than one test's default.
+    test.setTimeout(180_000);
     await signInPage(page, ADMIN.email, ADMIN.password);
     for (const path of allPaths) {
       await page.goto(path);
