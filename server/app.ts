@@ -34,6 +34,7 @@ import { ReopenNotifier } from './modules/conversations/reopen-notifier';
 import { ContactProfiles } from './modules/channels/contact-profiles.service';
 import { fetchContactProfileJob } from './modules/messaging/fetch-contact-profile.job';
 import { AgentPolicy } from './modules/agents/agents.policy';
+import { SatisfactionRequests } from './modules/agents/satisfaction-requests';
 import { agentsRoutes } from './modules/agents/agents.routes';
 import { AgentsService } from './modules/agents/agents.service';
 import { createEmbeddedTrainer } from './modules/agents/embedded-trainer';
@@ -384,6 +385,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const trainer = createEmbeddedTrainer({ wordVectors: config.wordVectors });
   const agents = new AgentsService({ db, queue, clock, secretBox, trainer, checkOutboundUrl: (url) => outboundHttp.checkUrl(url) });
   const embeddedEngine = new EmbeddedEngine();
+  const satisfactionRequests = new SatisfactionRequests({ db, events, queue, clock, logger, messaging, agents });
   const agentPolicy = new AgentPolicy({
     db,
     events,
@@ -452,6 +454,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     chats,
     agents,
     agentPolicy,
+    satisfactionRequests,
     automations,
     workflows,
     n8n,
@@ -479,6 +482,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     if ((await hooks.deliver(deliveryId, token, { signal: ctx.signal, completion: ctx.completion, hint, detach: () => ctx.detach() })).completedJob) ctx.completedInline();
   });
   agentPolicy.register();
+  satisfactionRequests.register();
   publicEvents.register();
   insights.register();
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.

@@ -5,6 +5,7 @@
 import type { AutomationsService } from './modules/automations';
 import type { EventBus } from './events/event-bus';
 import type { AgentPolicy } from './modules/agents/agents.policy';
+import type { SatisfactionRequests } from './modules/agents/satisfaction-requests';
 import type { AgentsService } from './modules/agents/agents.service';
 import type { AuthService } from './modules/auth/auth.service';
 import type { ChannelDeliveriesRepository } from './modules/channels/channel-deliveries.repository';
@@ -38,6 +39,8 @@ export interface ParleyServices {
   profile: ProfileService;
   notifications: NotificationsService;
   messaging: MessagingService;
+  /** Customer satisfaction requests after a resolution (docs/satisfaction.md). */
+  satisfactionRequests: SatisfactionRequests;
   conversationsRepository: ConversationsRepository;
   channelsRepository: ChannelsRepository;
   events: EventBus;

@@ -22,6 +22,7 @@
  * `training` says how far that got and when the newest version went live.
  */
 import { z } from 'zod';
+import { SURVEY_QUESTION_MAX } from '../messaging/satisfaction';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -153,6 +154,10 @@ export const agentView = z.object({
   llmBaseUrl: z.string().nullable(),
   /** Whether an API key is stored (the key itself is never returned). */
   hasLlmApiKey: z.boolean(),
+  /** Ask customers for a 1–5 rating when a conversation is resolved (docs/satisfaction.md). */
+  csatEnabled: z.boolean(),
+  /** The rating request's question (Parley's default until changed). */
+  csatQuestion: z.string(),
   training: trainingView,
   /** AI replies and hand-offs in the last 7 days. */
   stats: z.object({ replies: z.number().int(), escalations: z.number().int(), averageConfidence: z.number().nullable() }),
@@ -197,6 +202,8 @@ export const updateAgentFields = z.object({
   llmBaseUrl: z.url({ protocol: /^https?$/u, error: 'Enter an http(s) URL' }).max(2048).nullable(),
   /** Write-only: a new key, or null to remove the stored one; absent keeps it. */
   llmApiKey: z.string().trim().min(1, { error: 'API key is required' }).max(500).nullable(),
+  csatEnabled: z.boolean(),
+  csatQuestion: text('Rating question', SURVEY_QUESTION_MAX),
 });
 
 export const updateAgentInput = updateAgentFields.partial().refine((v) => Object.keys(v).length > 0, { error: 'Nothing to change' });

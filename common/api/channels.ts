@@ -20,6 +20,7 @@
  *   Parley POSTs each reply to the channel's callback URL, signed the same way: apiOutboundMessage.
  */
 import { z } from 'zod';
+import { RATING_MAX, RATING_MIN, SURVEY_COMMENT_MAX } from '../messaging/satisfaction';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -207,6 +208,20 @@ export const apiInboundMessage = z.object({
     /** Your id for the message: sending the same id again is ignored (idempotent). */
     id: z.string().trim().min(1).max(200),
     text: z.string().trim().min(1).max(4096),
+    /**
+     * The customer's answer to a satisfaction survey (a message Parley sent with `survey`): 1–5.
+     * It answers the conversation's pending survey and does not reopen it; without a pending
+     * survey the message is an ordinary one. Absent: a text like "4 - great" is read as a rating
+     * while a survey waits, as on WhatsApp.
+     */
+    rating: z
+      .number({ error: 'Rating must be a whole number from 1 to 5' })
+      .int({ error: 'Rating must be a whole number from 1 to 5' })
+      .min(RATING_MIN, { error: 'Rating must be a whole number from 1 to 5' })
+      .max(RATING_MAX, { error: 'Rating must be a whole number from 1 to 5' })
+      .optional(),
+    /** A comment with the rating. */
+    comment: z.string().trim().max(SURVEY_COMMENT_MAX, { error: `Comment must be at most ${SURVEY_COMMENT_MAX} characters` }).optional(),
   }),
 });
 export type ApiInboundMessage = z.infer<typeof apiInboundMessage>;
@@ -215,6 +230,8 @@ export const apiInboundAccepted = z.object({
   conversationId: z.uuid(),
   /** false when this message id was already received. */
   created: z.boolean(),
+  /** The satisfaction survey this message answered (its rating was recorded); absent: none. */
+  surveyId: z.uuid().optional(),
 });
 
 export const apiOutboundMessage = z.object({
@@ -226,6 +243,8 @@ export const apiOutboundMessage = z.object({
     id: z.uuid(),
     text: z.string(),
     senderType: z.enum(['ai', 'agent', 'system']),
+    /** A satisfaction survey's request: show a 1–5 choice and send the answer back as `message.rating`. */
+    survey: z.object({ id: z.uuid(), minRating: z.number().int(), maxRating: z.number().int() }).optional(),
     createdAt: isoDate,
   }),
 });

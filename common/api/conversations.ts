@@ -120,6 +120,17 @@ export const messageMedia = z.object({
   longitude: z.number().optional(),
 });
 
+export const surveyView = z.object({
+  id: z.uuid(),
+  status: z.enum(['pending', 'answered', 'expired']),
+  rating: z.number().int().min(1).max(5).nullable(),
+  comment: z.string().nullable(),
+  answeredAt: isoDate.nullable(),
+  /** A pending survey can be answered until then. */
+  expiresAt: isoDate,
+});
+export type SurveyView = z.infer<typeof surveyView>;
+
 export const messageView = z.object({
   id: z.uuid(),
   conversationId: z.uuid(),
@@ -157,6 +168,12 @@ export const messageView = z.object({
   read: z.boolean(),
   /** Seconds from this customer message to the next reply in its conversation; null if none yet. */
   responseTimeSeconds: z.number().nullable(),
+  /**
+   * The satisfaction survey this message asks (a system message) or answers (the customer's), with
+   * its state: pending (until `expiresAt`), answered (rating 1–5 and the optional comment) or
+   * expired (a later resolution asked again). Null otherwise.
+   */
+  survey: surveyView.nullable().optional(),
   createdAt: isoDate,
 });
 export type MessageView = z.infer<typeof messageView>;

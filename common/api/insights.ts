@@ -72,6 +72,10 @@ export const serviceTotals = z.object({
   /** Handed to a person at least once. */
   handedOff: z.number().int(),
   reopened: z.number().int(),
+  /** Satisfaction surveys answered in them (docs/satisfaction.md). */
+  ratings: z.number().int(),
+  /** Of those, rated 4 or 5 (the CSAT score is satisfied ÷ ratings). */
+  satisfied: z.number().int(),
 });
 export type ServiceTotals = z.infer<typeof serviceTotals>;
 
@@ -144,7 +148,11 @@ export const insightsView = z.object({
     resolutionSeconds: z.number().nullable(),
     resolutionBusinessSeconds: z.number().nullable(),
   }),
-  /** Whether customers can rate conversations yet (CSAT); false: satisfaction figures are null because nothing collects them. */
+  /**
+   * Whether customers are asked to rate conversations (CSAT, docs/satisfaction.md); false: the
+   * satisfaction figures are null because nothing collects them. Satisfaction figures are null
+   * where no rating was given.
+   */
   ratingsCollected: z.boolean(),
   /** Top performing agents: each client's AI agent and each person, most conversations first. */
   agents: z.array(agentPerformance),

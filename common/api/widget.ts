@@ -8,13 +8,16 @@
  *   POST /api/v1/widget/:widgetId/visitors         widgetVisitorInput -> widgetVisitor (new or resumed)
  *   GET  /api/v1/widget/:widgetId/messages         -> widgetMessagesResponse (this visitor's conversation)
  *   POST /api/v1/widget/:widgetId/messages         widgetSendInput -> widgetMessage (201; idempotent on clientMessageId)
+ *   POST /api/v1/widget/:widgetId/surveys/:surveyId widgetSurveyAnswer -> widgetMessage (201; the rating, once; 409 when
+ *                                                   already rated or expired)
  *   GET  /api/v1/public/demo-widget                -> demoWidgetResponse (the widget Parley's own site embeds; 404 if none)
  *
  * Live updates: the realtime WebSocket (common/api/realtime.ts) with `?widgetId=&visitorToken=`.
  * Embed: <script src="https://parley.example/widget.js" data-widget-id="WIDGET_ID" async></script>
  */
 import { z } from 'zod';
-import type { MessageView } from './conversations';
+import { RATING_MAX, RATING_MIN, SURVEY_COMMENT_MAX } from '../messaging/satisfaction';
+import { surveyView, type MessageView } from './conversations';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -36,6 +39,8 @@ export const widgetMessage = z.object({
   from: z.enum(['visitor', 'business']),
   senderType: z.enum(['customer', 'ai', 'agent', 'system']),
   text: z.string(),
+  /** The satisfaction survey this message asks (the widget draws stars under it) or answers. */
+  survey: surveyView.nullable().optional(),
   createdAt: isoDate,
 });
 export type WidgetMessage = z.infer<typeof widgetMessage>;
@@ -47,16 +52,26 @@ export const widgetSendInput = z.object({
   clientMessageId: z.string().trim().min(8).max(100),
 });
 
+export const widgetSurveyAnswer = z.object({
+  rating: z
+    .number({ error: 'Choose a rating from 1 to 5' })
+    .int({ error: 'Choose a rating from 1 to 5' })
+    .min(RATING_MIN, { error: 'Choose a rating from 1 to 5' })
+    .max(RATING_MAX, { error: 'Choose a rating from 1 to 5' }),
+  comment: z.string().trim().max(SURVEY_COMMENT_MAX, { error: `Comment must be at most ${SURVEY_COMMENT_MAX} characters` }).optional(),
+});
+
 /** The widget of Parley's own demo client, embedded on the marketing pages. */
 export const demoWidgetResponse = z.object({ widgetId: z.string() });
 
 /** What a website visitor sees of a message: no internal fields. */
-export function toWidgetMessage(m: Pick<MessageView, 'id' | 'direction' | 'senderType' | 'content' | 'createdAt'>): WidgetMessage {
+export function toWidgetMessage(m: Pick<MessageView, 'id' | 'direction' | 'senderType' | 'content' | 'createdAt' | 'survey'>): WidgetMessage {
   return {
     id: m.id,
     from: m.direction === 'inbound' ? 'visitor' : 'business',
     senderType: m.senderType,
     text: m.content,
+    survey: m.survey ?? null,
     createdAt: m.createdAt,
   };
 }

@@ -367,6 +367,8 @@ export interface MessagesTable {
   seenAt: Timestamp | null;
   /** Set right before the platform call, cleared with its result: still set after a crash = outcome unknown. */
   sendStartedAt: Timestamp | null;
+  /** The satisfaction survey this message asks (a system message) or answers (the customer's), 0028. */
+  surveyId: string | null;
   createdAt: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
@@ -459,6 +461,10 @@ export interface AgentsTable {
   llmModel: string | null;
   llmBaseUrl: string | null;
   llmApiKeySealed: string | null;
+  /** Ask customers for a rating when a conversation is resolved (0028). */
+  csatEnabled: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The rating request's question; null: Parley's default. */
+  csatQuestion: string | null;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -805,6 +811,10 @@ export interface ConversationServiceLevelsTable {
   personReplies: ColumnType<number, number | undefined, number>;
   aiReplies: ColumnType<number, number | undefined, number>;
   customerMessages: ColumnType<number, number | undefined, number>;
+  /** Answered satisfaction surveys, the sum of their ratings and those rated 4 or 5 (0028). */
+  ratings: ColumnType<number, number | undefined, number>;
+  ratingSum: ColumnType<number, number | undefined, number>;
+  satisfied: ColumnType<number, number | undefined, number>;
   /** The person it is counted for: its assignee, else the first person who replied; null: none. */
   agentId: string | null;
   updatedAt: UpdatedAt;
@@ -839,7 +849,29 @@ export interface ServiceLevelDailyTable {
   reopenings: ColumnType<number, number | undefined, number>;
   /** Every message of the day's conversations: the customer's, the AI's and people's. */
   messages: ColumnType<number, number | undefined, number>;
+  /** The day's conversations' ratings: how many, their sum, how many were 4 or 5 (0028). */
+  ratings: ColumnType<number, number | undefined, number>;
+  ratingSum: ColumnType<number, number | undefined, number>;
+  satisfied: ColumnType<number, number | undefined, number>;
   updatedAt: UpdatedAt;
+}
+
+export type SurveyStatus = 'pending' | 'answered' | 'expired';
+/** A rating request per resolution and its answer (0028, owned by the messaging module). */
+export interface SatisfactionSurveysTable {
+  id: Generated<string>;
+  clientId: string;
+  conversationId: string;
+  channelId: string;
+  /** The resolution it asks about. */
+  resolvedAt: ColumnType<Date, Date | string, Date | string>;
+  question: string;
+  status: ColumnType<SurveyStatus, SurveyStatus | undefined, SurveyStatus>;
+  rating: number | null;
+  comment: string | null;
+  answeredAt: Timestamp | null;
+  expiresAt: ColumnType<Date, Date | string, Date | string>;
+  createdAt: CreatedAt;
 }
 
 export interface DB {
@@ -897,6 +929,7 @@ export interface DB {
   conversationServiceLevels: ConversationServiceLevelsTable;
   serviceLevelEvents: ServiceLevelEventsTable;
   serviceLevelDaily: ServiceLevelDailyTable;
+  satisfactionSurveys: SatisfactionSurveysTable;
 }
 
 export type User = Selectable<UsersTable>;

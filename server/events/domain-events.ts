@@ -37,6 +37,11 @@ export interface DomainEvents {
     direction: MessageDirection;
     senderType: SenderType;
   };
+  /**
+   * A customer answered the satisfaction survey of a resolved conversation (messaging's
+   * parley_record_inbound; docs/satisfaction.md). The conversation stays resolved.
+   */
+  'satisfaction.rated': { surveyId: string; conversationId: string; clientId: string; rating: number };
   'message.updated': { messageId: string; conversationId: string; clientId: string; status: MessageStatus };
   'chat.message.created': { threadId: string; messageId: string; participantIds: string[] };
   'chat.thread.updated': { threadId: string; participantIds: string[] };

@@ -24,6 +24,7 @@ import * as contact from './0024-contact';
 import * as contactFormEvent from './0025-contact-form-event';
 import * as jobCoalescing from './0026-job-coalescing';
 import * as insights from './0027-insights';
+import * as satisfaction from './0028-satisfaction';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0025-contact-form-event': contactFormEvent,
   '0026-job-coalescing': jobCoalescing,
   '0027-insights': insights,
+  '0028-satisfaction': satisfaction,
 };

@@ -13,6 +13,7 @@ import {
   type TrainingView,
   type UpdateAgentInput,
 } from '../../../common/api/agents';
+import { DEFAULT_SURVEY_QUESTION } from '../../../common/messaging/satisfaction';
 import type { Db } from '../../db/database';
 import type { Agent } from '../../db/schema';
 import type { SessionUser } from '../../http/access';
@@ -43,6 +44,10 @@ export interface AgentConfig {
   llmModel: string | null;
   llmBaseUrl: string | null;
   llmApiKey: string | null;
+  /** Ask customers for a 1–5 rating when a conversation is resolved (docs/satisfaction.md). */
+  csatEnabled: boolean;
+  /** The rating request's question. */
+  csatQuestion: string;
 }
 
 export const DEFAULT_AGENT_NAME = 'AI Assistant';
@@ -107,6 +112,8 @@ export class AgentConfigService {
         llmModel: null,
         llmBaseUrl: null,
         llmApiKey: null,
+        csatEnabled: true,
+        csatQuestion: DEFAULT_SURVEY_QUESTION,
       };
     }
     return {
@@ -130,6 +137,8 @@ export class AgentConfigService {
       llmModel: row.llmModel,
       llmBaseUrl: row.llmBaseUrl,
       llmApiKey: row.llmApiKeySealed ? this.deps.secretBox.open(row.llmApiKeySealed) : null,
+      csatEnabled: row.csatEnabled,
+      csatQuestion: row.csatQuestion ?? DEFAULT_SURVEY_QUESTION,
     };
   }
 
@@ -175,6 +184,8 @@ export class AgentConfigService {
       llmModel: config.llmModel,
       llmBaseUrl: config.llmBaseUrl,
       hasLlmApiKey: Boolean(row?.llmApiKeySealed),
+      csatEnabled: config.csatEnabled,
+      csatQuestion: config.csatQuestion,
       training,
       stats,
       updatedAt: iso(row?.updatedAt),
@@ -244,6 +255,8 @@ export class AgentConfigService {
           llmModel: next.llmModel,
           llmBaseUrl: next.llmBaseUrl,
           llmApiKeySealed: apiKeySealed,
+          csatEnabled: next.csatEnabled,
+          csatQuestion: next.csatQuestion === DEFAULT_SURVEY_QUESTION ? null : next.csatQuestion,
           updatedAt: this.deps.clock.now(),
         },
         trx,

@@ -178,6 +178,9 @@ export class AgentPolicy {
       config.enabled &&
       message.handledBy === 'ai' &&
       message.status !== 'escalated' &&
+      // A resolved conversation's customer message is the satisfaction survey's answer (any other
+      // message reopens it): nothing to answer.
+      message.status !== 'resolved' &&
       message.channelStatus === 'active' &&
       !config.disabledChannelIds.includes(message.channelId)
     );

@@ -34,6 +34,21 @@ export class AgentsRepository {
     return db.selectFrom('agents').selectAll().where('clientId', '=', clientId).executeTakeFirst();
   }
 
+  /** What the satisfaction request needs about a conversation (SatisfactionRequests; a listed read of messaging's tables). */
+  async surveyContext(conversationId: string): Promise<
+    { clientId: string; status: string; kind: Channel['kind']; channelStatus: string; lastInboundAt: Date | null; agent: Agent | null } | undefined
+  > {
+    const row = await this.db
+      .selectFrom('conversations as c')
+      .innerJoin('channels as ch', 'ch.id', 'c.channelId')
+      .leftJoin('agents as a', 'a.clientId', 'c.clientId')
+      .select(['c.clientId', 'c.status', 'ch.kind', 'ch.status as channelStatus', 'c.lastInboundAt', 'a.id as agentId'])
+      .where('c.id', '=', conversationId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return { clientId: row.clientId, status: row.status, kind: row.kind, channelStatus: row.channelStatus, lastInboundAt: row.lastInboundAt, agent: row.agentId ? ((await this.findAgent(row.clientId)) ?? null) : null };
+  }
+
   async findAgentForUpdate(clientId: string, trx: Db): Promise<Agent | undefined> {
     return trx.selectFrom('agents').selectAll().where('clientId', '=', clientId).forUpdate().executeTakeFirst();
   }

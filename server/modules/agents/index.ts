@@ -5,3 +5,4 @@
  */
 export { AgentsService } from './agents.service';
 export { AgentPolicy } from './agents.policy';
+export { SatisfactionRequests, satisfactionRequestJob } from './satisfaction-requests';

@@ -83,6 +83,7 @@ export class OutboundService {
           to,
           text: row.content,
           senderType: row.senderType,
+          surveyId: row.surveyId ?? null,
           createdAt: row.createdAt,
         },
         context.signal,

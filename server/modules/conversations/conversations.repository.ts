@@ -206,6 +206,7 @@ export function messageQuery(db: Db, scope: Scope) {
     .innerJoin('channels as ch', 'ch.id', 'm.channelId')
     .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
     .leftJoin('users as sender', 'sender.id', 'm.senderId')
+    .leftJoin('satisfactionSurveys as sv', 'sv.id', 'm.surveyId')
     .select((eb) => [
       'm.id',
       'm.conversationId',
@@ -234,6 +235,12 @@ export function messageQuery(db: Db, scope: Scope) {
       'm.sentiment',
       'm.readAt',
       'm.createdAt',
+      'sv.id as surveyId',
+      'sv.status as surveyStatus',
+      'sv.rating as surveyRating',
+      'sv.comment as surveyComment',
+      'sv.answeredAt as surveyAnsweredAt',
+      'sv.expiresAt as surveyExpiresAt',
       eb
         .selectFrom('messages as reply')
         .select(sql<Date | null>`min(reply.created_at)`.as('t'))
@@ -280,7 +287,21 @@ export function toMessageView(row: MessageRow): MessageView {
     read: row.readAt !== null,
     responseTimeSeconds:
       row.direction === 'inbound' && repliedAt ? Math.max(0, Math.round((repliedAt.getTime() - row.createdAt.getTime()) / 1000)) : null,
+    survey: surveyOf(row),
     createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The satisfaction survey a message asks or answers (docs/satisfaction.md). */
+function surveyOf(row: MessageRow): MessageView['survey'] {
+  if (row.surveyId === null || row.surveyStatus === null || row.surveyExpiresAt === null) return null;
+  return {
+    id: row.surveyId,
+    status: row.surveyStatus,
+    rating: row.surveyRating,
+    comment: row.surveyComment,
+    answeredAt: row.surveyAnsweredAt ? new Date(row.surveyAnsweredAt).toISOString() : null,
+    expiresAt: new Date(row.surveyExpiresAt).toISOString(),
   };
 }
 

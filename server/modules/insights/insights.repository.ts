@@ -67,6 +67,9 @@ interface FactsRow {
   aiReplies: number | string;
   personReplies: number | string;
   customerMessages: number | string;
+  ratings: number | string;
+  ratingSum: number | string | null;
+  satisfied: number | string;
   assignedAgentId: string | null;
   firstPersonId: string | null;
   handoffs: number | string | null;
@@ -116,7 +119,8 @@ export class InsightsRepository {
       select c.id as conversation_id, c.client_id, ch.kind as channel_kind, c.created_at, c.updated_at, c.status, c.handled_by,
         c.escalation_reason is not null as escalated, a.business_hours,
         m.first_inbound_at, r.created_at as first_response_at, r.sender_type as first_response_sender,
-        m.ai_replies, m.person_replies, m.customer_messages, c.assigned_agent_id, p.sender_id as first_person_id, e.handoffs, e.reopenings, e.last_resolution_at
+        m.ai_replies, m.person_replies, m.customer_messages, c.assigned_agent_id, p.sender_id as first_person_id, e.handoffs, e.reopenings, e.last_resolution_at,
+        sv.ratings, sv.rating_sum, sv.satisfied
       from conversations c
       join channels ch on ch.id = c.channel_id
       left join agents a on a.client_id = c.client_id
@@ -139,6 +143,9 @@ export class InsightsRepository {
           count(*) filter (where z.kind = 'reopening') as reopenings,
           max(z.at) filter (where z.kind = 'resolution') as last_resolution_at
         from service_level_events z where z.conversation_id = c.id) e
+      cross join lateral (
+        select count(*) as ratings, coalesce(sum(v.rating), 0) as rating_sum, count(*) filter (where v.rating >= 4) as satisfied
+        from satisfaction_surveys v where v.conversation_id = c.id and v.status = 'answered') sv
       where c.id = any(${[...conversationIds]}::uuid[])`.execute(trx);
     return rows.map((row) => ({
       conversationId: row.conversationId,
@@ -156,6 +163,9 @@ export class InsightsRepository {
       aiReplies: num(row.aiReplies),
       personReplies: num(row.personReplies),
       customerMessages: num(row.customerMessages),
+      ratings: num(row.ratings),
+      ratingSum: num(row.ratingSum),
+      satisfied: num(row.satisfied),
       assignedAgentId: row.assignedAgentId,
       firstPersonId: row.firstPersonId,
       handoffs: num(row.handoffs),
@@ -194,6 +204,9 @@ export class InsightsRepository {
             personReplies: eb.ref('excluded.personReplies'),
             aiReplies: eb.ref('excluded.aiReplies'),
             customerMessages: eb.ref('excluded.customerMessages'),
+            ratings: eb.ref('excluded.ratings'),
+            ratingSum: eb.ref('excluded.ratingSum'),
+            satisfied: eb.ref('excluded.satisfied'),
             agentId: eb.ref('excluded.agentId'),
             updatedAt: sql<Date>`statement_timestamp()`,
           }))
@@ -204,13 +217,15 @@ export class InsightsRepository {
               conversation_service_levels.resolved_at, conversation_service_levels.resolution_seconds, conversation_service_levels.resolution_business_seconds,
               conversation_service_levels.automated, conversation_service_levels.handoffs, conversation_service_levels.reopenings,
               conversation_service_levels.person_replies, conversation_service_levels.ai_replies,
-              conversation_service_levels.customer_messages, conversation_service_levels.agent_id)
+              conversation_service_levels.customer_messages, conversation_service_levels.agent_id,
+              conversation_service_levels.ratings, conversation_service_levels.rating_sum, conversation_service_levels.satisfied)
             is distinct from (excluded.client_id, excluded.channel_kind, excluded.created_at,
               excluded.first_inbound_at, excluded.first_response_at, excluded.first_responder,
               excluded.first_response_seconds, excluded.first_response_business_seconds,
               excluded.resolved_at, excluded.resolution_seconds, excluded.resolution_business_seconds,
               excluded.automated, excluded.handoffs, excluded.reopenings,
-              excluded.person_replies, excluded.ai_replies, excluded.customer_messages, excluded.agent_id)`,
+              excluded.person_replies, excluded.ai_replies, excluded.customer_messages, excluded.agent_id,
+              excluded.ratings, excluded.rating_sum, excluded.satisfied)`,
           ),
       )
       .returning('conversationId')
@@ -234,8 +249,10 @@ export class InsightsRepository {
         select * from unnest(${column('clientId')}::uuid[], ${column('day')}::date[], ${column('conversations')}::int[], ${column('answered')}::int[],
           ${column('firstResponseSecondsSum')}::float8[], ${column('firstResponseBusinessSecondsSum')}::float8[], ${column('resolved')}::int[],
           ${column('resolutionSecondsSum')}::float8[], ${column('resolutionBusinessSecondsSum')}::float8[], ${column('automated')}::int[],
-          ${column('handedOff')}::int[], ${column('handoffs')}::int[], ${column('reopenings')}::int[], ${column('messages')}::int[])
-          as d(client_id, day, conversations, answered, frs, frbs, resolved, rs, rbs, automated, handed_off, handoffs, reopenings, messages)
+          ${column('handedOff')}::int[], ${column('handoffs')}::int[], ${column('reopenings')}::int[], ${column('messages')}::int[],
+          ${column('ratings')}::int[], ${column('ratingSum')}::int[], ${column('satisfied')}::int[])
+          as d(client_id, day, conversations, answered, frs, frbs, resolved, rs, rbs, automated, handed_off, handoffs, reopenings, messages,
+            ratings, rating_sum, satisfied)
       ), updated as (
         update service_level_daily t set
           conversations = t.conversations + d.conversations,
@@ -250,14 +267,18 @@ export class InsightsRepository {
           handoffs = t.handoffs + d.handoffs,
           reopenings = t.reopenings + d.reopenings,
           messages = t.messages + d.messages,
+          ratings = t.ratings + d.ratings,
+          rating_sum = t.rating_sum + d.rating_sum,
+          satisfied = t.satisfied + d.satisfied,
           updated_at = statement_timestamp()
         from d where t.client_id = d.client_id and t.day = d.day
         returning t.client_id, t.day
       )
       insert into service_level_daily (client_id, day, conversations, answered, first_response_seconds_sum, first_response_business_seconds_sum,
-        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages, updated_at)
+        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages,
+        ratings, rating_sum, satisfied, updated_at)
       select d.client_id, d.day, d.conversations, d.answered, d.frs, d.frbs, d.resolved, d.rs, d.rbs, d.automated, d.handed_off, d.handoffs,
-        d.reopenings, d.messages, statement_timestamp()
+        d.reopenings, d.messages, d.ratings, d.rating_sum, d.satisfied, statement_timestamp()
       from d where not exists (select 1 from updated u where u.client_id = d.client_id and u.day = d.day)`.execute(trx);
   }
 
@@ -266,7 +287,8 @@ export class InsightsRepository {
     if (days.length === 0) return;
     await sql`
       insert into service_level_daily (client_id, day, conversations, answered, first_response_seconds_sum, first_response_business_seconds_sum,
-        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages, updated_at)
+        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages,
+        ratings, rating_sum, satisfied, updated_at)
       select k.client_id, k.day,
         count(s.conversation_id)::int,
         count(s.first_response_at)::int,
@@ -280,6 +302,9 @@ export class InsightsRepository {
         coalesce(sum(s.handoffs), 0)::int,
         coalesce(sum(s.reopenings), 0)::int,
         coalesce(sum(s.customer_messages + s.ai_replies + s.person_replies), 0)::int,
+        coalesce(sum(s.ratings), 0)::int,
+        coalesce(sum(s.rating_sum), 0)::int,
+        coalesce(sum(s.satisfied), 0)::int,
         statement_timestamp()
       from unnest(${days.map((d) => d.clientId)}::uuid[], ${days.map((d) => d.day)}::date[]) as k(client_id, day)
       left join conversation_service_levels s on s.client_id = k.client_id
@@ -298,6 +323,9 @@ export class InsightsRepository {
         handoffs = excluded.handoffs,
         reopenings = excluded.reopenings,
         messages = excluded.messages,
+        ratings = excluded.ratings,
+        rating_sum = excluded.rating_sum,
+        satisfied = excluded.satisfied,
         updated_at = excluded.updated_at`.execute(trx);
   }
 
@@ -338,7 +366,8 @@ export class InsightsRepository {
   async daily(from: string, to: string, clientId: string | null): Promise<DailyRollup[]> {
     const { rows } = await sql<Record<string, unknown>>`
       select client_id, day::text as day, conversations, answered, first_response_seconds_sum, first_response_business_seconds_sum,
-        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages
+        resolved, resolution_seconds_sum, resolution_business_seconds_sum, automated, handed_off, handoffs, reopenings, messages,
+        ratings, rating_sum, satisfied
       from service_level_daily
       where day >= ${from}::date and day <= ${to}::date ${clientId === null ? sql`` : sql`and client_id = ${clientId}::uuid`}
       order by day, client_id`.execute(this.db);
@@ -357,6 +386,9 @@ export class InsightsRepository {
       handoffs: num(row.handoffs),
       reopenings: num(row.reopenings),
       messages: num(row.messages),
+      ratings: num(row.ratings),
+      ratingSum: num(row.ratingSum),
+      satisfied: num(row.satisfied),
     }));
   }
 
@@ -456,13 +488,25 @@ export class InsightsRepository {
   }
 
   /** Reads: the daily rollups summed per month (YYYY-MM, UTC) over the days [from, to]; months without a row are absent. */
-  async months(from: string, to: string, clientId: string | null): Promise<{ month: string; conversations: number; messages: number; automated: number }[]> {
+  async months(
+    from: string,
+    to: string,
+    clientId: string | null,
+  ): Promise<{ month: string; conversations: number; messages: number; automated: number; ratings: number; ratingSum: number }[]> {
     const { rows } = await sql<Record<string, unknown>>`
-      select to_char(day, 'YYYY-MM') as month, sum(conversations) as conversations, sum(messages) as messages, sum(automated) as automated
+      select to_char(day, 'YYYY-MM') as month, sum(conversations) as conversations, sum(messages) as messages, sum(automated) as automated,
+        sum(ratings) as ratings, sum(rating_sum) as rating_sum
       from service_level_daily
       where day >= ${from}::date and day <= ${to}::date ${clientId === null ? sql`` : sql`and client_id = ${clientId}::uuid`}
       group by 1 order by 1`.execute(this.db);
-    return rows.map((row) => ({ month: String(row.month), conversations: num(row.conversations), messages: num(row.messages), automated: num(row.automated) }));
+    return rows.map((row) => ({
+      month: String(row.month),
+      conversations: num(row.conversations),
+      messages: num(row.messages),
+      automated: num(row.automated),
+      ratings: num(row.ratings),
+      ratingSum: num(row.ratingSum),
+    }));
   }
 
   /**
@@ -593,6 +637,10 @@ export interface PeriodSummary {
   firstResponseBusinessSeconds: number | null;
   resolutionSeconds: number | null;
   resolutionBusinessSeconds: number | null;
+  /** Answered satisfaction surveys, the sum of their ratings and how many were 4 or 5. */
+  ratings: number;
+  ratingSum: number;
+  satisfied: number;
 }
 
 export interface AgentRow extends PeriodSummary {
@@ -612,6 +660,9 @@ function summaryColumns() {
     count(*) filter (where s.automated) as automated,
     count(*) filter (where s.handoffs > 0) as handed_off,
     count(*) filter (where s.reopenings > 0) as reopened,
+    coalesce(sum(s.ratings), 0) as ratings,
+    coalesce(sum(s.rating_sum), 0) as rating_sum,
+    coalesce(sum(s.satisfied), 0) as satisfied,
     percentile_cont(0.5) within group (order by s.first_response_seconds) as first_response_seconds,
     percentile_cont(0.5) within group (order by s.first_response_business_seconds) as first_response_business_seconds,
     percentile_cont(0.5) within group (order by s.resolution_seconds) as resolution_seconds,
@@ -627,6 +678,9 @@ function summaryOf(row: Record<string, unknown>): PeriodSummary {
     automated: num(row.automated),
     handedOff: num(row.handedOff),
     reopened: num(row.reopened),
+    ratings: num(row.ratings),
+    ratingSum: num(row.ratingSum),
+    satisfied: num(row.satisfied),
     firstResponseSeconds: numOrNull(row.firstResponseSeconds),
     firstResponseBusinessSeconds: numOrNull(row.firstResponseBusinessSeconds),
     resolutionSeconds: numOrNull(row.resolutionSeconds),
@@ -659,6 +713,9 @@ function levelOf(row: Selectable<ConversationServiceLevelsTable>): ServiceLevelR
     personReplies: num(row.personReplies),
     aiReplies: num(row.aiReplies),
     customerMessages: num(row.customerMessages),
+    ratings: num(row.ratings),
+    ratingSum: num(row.ratingSum),
+    satisfied: num(row.satisfied),
     agentId: row.agentId,
     updatedAt: date(row.updatedAt),
   };

@@ -33,7 +33,7 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
     channel: Channel,
     startedAgo: number,
     steps: readonly [SenderType, number][],
-    options: { status?: ConversationStatus; resolvedAfter?: number; assignedAgentId?: string } = {},
+    options: { status?: ConversationStatus; resolvedAfter?: number; assignedAgentId?: string; rating?: number } = {},
   ): Promise<string> {
     const db = app.database.db;
     const started = now - startedAgo;
@@ -73,6 +73,23 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
         })
         .execute();
     }
+    if (options.rating !== undefined) {
+      const resolvedAt = new Date(started + (options.resolvedAfter ?? 0));
+      await db
+        .insertInto('satisfactionSurveys')
+        .values({
+          clientId: channel.clientId,
+          conversationId: id,
+          channelId: channel.id,
+          resolvedAt,
+          question: 'How did we do?',
+          status: 'answered',
+          rating: options.rating,
+          answeredAt: new Date(resolvedAt.getTime() + MINUTE),
+          expiresAt: new Date(resolvedAt.getTime() + 7 * DAY),
+        })
+        .execute();
+    }
     await app.services.insights.refresh([id]);
     return id;
   }
@@ -93,16 +110,18 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
     // This week (the last 7 days), Alpha: the AI answers in 30 s and resolves it (automated);
     // the AI answers in 90 s, then a person (assigned) writes and resolves it; nobody answers one
     // on WhatsApp. Beta: a person answers in 10 min, unresolved.
-    await seed(alphaChat, 2 * HOUR, [['customer', 0], ['ai', 30_000]], { status: 'resolved', resolvedAfter: 10 * MINUTE });
+    // Rated 5 and 2 (the week before: 4).
+    await seed(alphaChat, 2 * HOUR, [['customer', 0], ['ai', 30_000]], { status: 'resolved', resolvedAfter: 10 * MINUTE, rating: 5 });
     await seed(alphaChat, 3 * DAY, [['customer', 0], ['ai', 90_000], ['customer', 5 * MINUTE], ['agent', 6 * MINUTE]], {
       status: 'resolved',
       resolvedAfter: HOUR,
+      rating: 2,
       assignedAgentId: person.userId,
     });
     await seed(alphaWhatsApp, 5 * DAY, [['customer', 0]]);
     await seed(betaChat, 6 * DAY, [['customer', 0], ['agent', 10 * MINUTE]]);
     // The week before: one Alpha conversation, automated in 60 s.
-    await seed(alphaChat, 9 * DAY, [['customer', 0], ['ai', 60_000]], { status: 'resolved', resolvedAfter: 5 * MINUTE });
+    await seed(alphaChat, 9 * DAY, [['customer', 0], ['ai', 60_000]], { status: 'resolved', resolvedAfter: 5 * MINUTE, rating: 4 });
     // Two months ago: outside both periods, in the trends.
     await seed(alphaChat, 62 * DAY, [['customer', 0], ['ai', 5_000]]);
   });
@@ -121,9 +140,10 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
     // First responses 30 s and 90 s (the unanswered one has none): median 60 s; before: 60 s.
     expect(view.metrics.medianFirstResponseSeconds).toEqual({ value: 60, previous: 60 });
     expect(view.metrics.automatedResolutionRate).toEqual({ value: 1 / 3, previous: 1 });
-    expect(view.metrics.satisfaction).toEqual({ value: null, previous: null });
-    expect(view.ratingsCollected).toBe(false);
-    expect(view.totals).toEqual({ conversations: 3, messages: 2 + 4 + 1, answered: 2, resolved: 2, automated: 1, handedOff: 0, reopened: 0 });
+    // Rated 5 and 2 this week, 4 the week before.
+    expect(view.metrics.satisfaction).toEqual({ value: 3.5, previous: 4 });
+    expect(view.ratingsCollected).toBe(true);
+    expect(view.totals).toEqual({ conversations: 3, messages: 2 + 4 + 1, answered: 2, resolved: 2, automated: 1, handedOff: 0, reopened: 0, ratings: 2, satisfied: 1 });
     expect(view.medians.resolutionSeconds).toBe((10 * 60 + 3600) / 2);
     expect(view.distribution.conversationsByChannel).toEqual([
       { key: 'webchat', label: 'Website chat', count: 2 },
@@ -145,8 +165,9 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
         resolved: 2,
         resolutionRate: 1,
         medianFirstResponseSeconds: 60,
-        satisfaction: null,
-        ratings: 0,
+        // It answered both rated conversations first: 5 and 2.
+        satisfaction: 3.5,
+        ratings: 2,
       },
       {
         id: person.userId,
@@ -159,14 +180,15 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
         resolutionRate: 0.5,
         // 90 s (the AI answered that one first) and 600 s.
         medianFirstResponseSeconds: 345,
-        satisfaction: null,
-        ratings: 0,
+        // Their assigned conversation was rated 2; Beta's was not rated.
+        satisfaction: 2,
+        ratings: 1,
       },
     ]);
     const clients = only(view, [alpha.id, beta.id]).clients;
-    expect(clients.map((c) => [c.name, c.totals.conversations, c.automatedResolutionRate, c.handoffRate, c.medianFirstResponseSeconds])).toEqual([
-      [alpha.companyName, 3, 1 / 3, 0, 60],
-      [beta.companyName, 1, 0, 0, 600],
+    expect(clients.map((c) => [c.name, c.totals.conversations, c.automatedResolutionRate, c.handoffRate, c.medianFirstResponseSeconds, c.satisfaction])).toEqual([
+      [alpha.companyName, 3, 1 / 3, 0, 60, 3.5],
+      [beta.companyName, 1, 0, 0, 600, null],
     ]);
   });
 
@@ -181,7 +203,7 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
       expected.set(month, (expected.get(month) ?? 0) + 1);
     }
     for (const month of view.trends) expect(month.conversations).toBe(expected.get(month.month) ?? 0);
-    expect(view.trends.filter((m) => m.conversations === 0).every((m) => m.messages === 0 && m.automatedResolutionRate === null)).toBe(true);
+    expect(view.trends.filter((m) => m.conversations === 0).every((m) => m.messages === 0 && m.automatedResolutionRate === null && m.satisfaction === null)).toBe(true);
     expect(view.trends.reduce((sum, m) => sum + m.conversations, 0)).toBe(5);
   });
 
@@ -232,8 +254,9 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
     expect(lines).toContain('Total conversations,3,1');
     expect(lines).toContain('Median first response (s),60,60');
     expect(lines).toContain('Automated resolution (%),33.3,100');
-    expect(lines).toContain('Customer satisfaction (of 5),not collected yet,');
-    expect(lines.some((line) => line.startsWith(`${alpha.companyName},active,3,7,2,33.3,0,60,`))).toBe(true);
+    expect(lines).toContain('Customer satisfaction (of 5),3.5,4');
+    expect(lines).toContain('Ratings,2,');
+    expect(lines.some((line) => line.startsWith(`${alpha.companyName},active,3,7,2,33.3,0,60,`) && line.endsWith(',3.5,2'))).toBe(true);
   });
 });
 
@@ -326,9 +349,10 @@ describe.each(ENGINES)('AI summary API (%s)', (engine) => {
       // The seven questions' replies (the greeting is no question).
       aiConfidence: expect.closeTo((0.9 + 0.9 + 0.6 + 0.55 + 0.55 + 0.2 + 0.1) / 7, 6),
       escalationRate: 3 / 8,
+      // Nobody rated these conversations.
       customerSatisfaction: null,
     });
-    expect(view.ratingsCollected).toBe(false);
+    expect(view.ratingsCollected).toBe(true);
     expect(view.insights).toEqual([
       {
         id: 'faq:e-hours',

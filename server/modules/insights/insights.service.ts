@@ -228,7 +228,7 @@ export class InsightsService {
         conversations: { value: summary.conversations, previous: before.conversations },
         medianFirstResponseSeconds: { value: summary.firstResponseSeconds, previous: before.firstResponseSeconds },
         automatedResolutionRate: { value: rate(summary.automated, summary.conversations), previous: rate(before.automated, before.conversations) },
-        satisfaction: { value: null, previous: null },
+        satisfaction: { value: mean(summary.ratingSum, summary.ratings), previous: mean(before.ratingSum, before.ratings) },
       },
       totals: totalsOf(summary),
       medians: {
@@ -237,7 +237,7 @@ export class InsightsService {
         resolutionSeconds: summary.resolutionSeconds,
         resolutionBusinessSeconds: summary.resolutionBusinessSeconds,
       },
-      ratingsCollected: false,
+      ratingsCollected: true,
       agents: agents.map((agent) => ({
         id: agent.kind === 'ai' ? `ai:${agent.id}` : agent.id,
         kind: agent.kind,
@@ -247,8 +247,8 @@ export class InsightsService {
         resolved: agent.resolved,
         resolutionRate: rate(agent.resolved, agent.conversations),
         medianFirstResponseSeconds: agent.firstResponseSeconds,
-        satisfaction: null,
-        ratings: 0,
+        satisfaction: mean(agent.ratingSum, agent.ratings),
+        ratings: agent.ratings,
       })),
       clients: clients.map((client) => ({
         clientId: client.clientId,
@@ -259,7 +259,7 @@ export class InsightsService {
         medianResolutionSeconds: client.resolutionSeconds,
         automatedResolutionRate: rate(client.automated, client.conversations),
         handoffRate: rate(client.handedOff, client.conversations),
-        satisfaction: null,
+        satisfaction: mean(client.ratingSum, client.ratings),
       })),
       distribution: {
         clientsByStatus: byStatus.map(({ status, count }) => ({ key: status, label: STATUS_LABELS[status] ?? status, count })),
@@ -273,7 +273,7 @@ export class InsightsService {
           conversations: row?.conversations ?? 0,
           messages: row?.messages ?? 0,
           automatedResolutionRate: row ? rate(row.automated, row.conversations) : null,
-          satisfaction: null,
+          satisfaction: row ? mean(row.ratingSum, row.ratings) : null,
         };
       }),
       generatedAt: now.toISOString(),
@@ -292,7 +292,9 @@ export class InsightsService {
       ['Total conversations', view.metrics.conversations.value, view.metrics.conversations.previous],
       ['Median first response (s)', secs(view.metrics.medianFirstResponseSeconds.value), secs(view.metrics.medianFirstResponseSeconds.previous)],
       ['Automated resolution (%)', pct(view.metrics.automatedResolutionRate.value), pct(view.metrics.automatedResolutionRate.previous)],
-      ['Customer satisfaction (of 5)', view.ratingsCollected ? view.metrics.satisfaction.value : 'not collected yet', view.ratingsCollected ? view.metrics.satisfaction.previous : null],
+      ['Customer satisfaction (of 5)', view.metrics.satisfaction.value, view.metrics.satisfaction.previous],
+      ['Ratings', view.totals.ratings, null],
+      ['Rated 4 or 5', view.totals.satisfied, null],
       ['Messages', view.totals.messages, null],
       ['Answered', view.totals.answered, null],
       ['Resolved', view.totals.resolved, null],
@@ -303,10 +305,32 @@ export class InsightsService {
       ['Median resolution (s)', secs(view.medians.resolutionSeconds), null],
       ['Median resolution in business hours (s)', secs(view.medians.resolutionBusinessSeconds), null],
       [],
-      ['Agent', 'Kind', 'Client', 'Conversations', 'Resolved', 'Resolution rate (%)', 'Median first response (s)'],
-      ...view.agents.map((a) => [a.name, a.kind === 'ai' ? 'AI' : 'Person', a.clientName, a.conversations, a.resolved, pct(a.resolutionRate), secs(a.medianFirstResponseSeconds)]),
+      ['Agent', 'Kind', 'Client', 'Conversations', 'Resolved', 'Resolution rate (%)', 'Median first response (s)', 'Satisfaction (of 5)', 'Ratings'],
+      ...view.agents.map((a) => [
+        a.name,
+        a.kind === 'ai' ? 'AI' : 'Person',
+        a.clientName,
+        a.conversations,
+        a.resolved,
+        pct(a.resolutionRate),
+        secs(a.medianFirstResponseSeconds),
+        a.satisfaction,
+        a.ratings,
+      ]),
       [],
-      ['Client', 'Status', 'Conversations', 'Messages', 'Resolved', 'Automated resolution (%)', 'Hand-off rate (%)', 'Median first response (s)', 'Median resolution (s)'],
+      [
+        'Client',
+        'Status',
+        'Conversations',
+        'Messages',
+        'Resolved',
+        'Automated resolution (%)',
+        'Hand-off rate (%)',
+        'Median first response (s)',
+        'Median resolution (s)',
+        'Satisfaction (of 5)',
+        'Ratings',
+      ],
       ...view.clients.map((c) => [
         c.name,
         c.status,
@@ -317,10 +341,12 @@ export class InsightsService {
         pct(c.handoffRate),
         secs(c.medianFirstResponseSeconds),
         secs(c.medianResolutionSeconds),
+        c.satisfaction,
+        c.totals.ratings,
       ]),
       [],
-      ['Month', 'Conversations', 'Messages', 'Automated resolution (%)'],
-      ...view.trends.map((t) => [t.month, t.conversations, t.messages, pct(t.automatedResolutionRate)]),
+      ['Month', 'Conversations', 'Messages', 'Automated resolution (%)', 'Satisfaction (of 5)'],
+      ...view.trends.map((t) => [t.month, t.conversations, t.messages, pct(t.automatedResolutionRate), t.satisfaction]),
     ];
     return { filename: `insights-${view.period.from.slice(0, 10)}-${view.period.to.slice(0, 10)}.csv`, csv: toCsv(rows) };
   }
@@ -363,9 +389,9 @@ export class InsightsService {
         averageResponseTime: meanFirstResponse,
         aiConfidence: confidence(replies.sum, replies.count),
         escalationRate: rate(totals.handedOff, totals.conversations),
-        customerSatisfaction: null,
+        customerSatisfaction: mean(totals.ratingSum, totals.ratings),
       },
-      ratingsCollected: false,
+      ratingsCollected: true,
       insights: topics.filter((t) => t.count > 0).map((t) => topicOf(t, t.key === 'unmatched' ? examples : [])),
       performance: {
         byTimeOfDay: hours.map((h) => ({
@@ -416,10 +442,12 @@ function periodOf(query: { period: InsightsPeriodKind; from?: string | undefined
 
 const dayOf = (at: Date): string => at.toISOString().slice(0, 10);
 const rate = (part: number, whole: number): number | null => (whole > 0 ? part / whole : null);
+/** A mean rating out of 5, to two decimals; null without ratings. */
+const mean = (sum: number, count: number): number | null => (count > 0 ? Math.round((sum / count) * 100) / 100 : null);
 
 function totalsOf(summary: PeriodSummary) {
-  const { conversations, messages, answered, resolved, automated, handedOff, reopened } = summary;
-  return { conversations, messages, answered, resolved, automated, handedOff, reopened };
+  const { conversations, messages, answered, resolved, automated, handedOff, reopened, ratings, satisfied } = summary;
+  return { conversations, messages, answered, resolved, automated, handedOff, reopened, ratings, satisfied };
 }
 
 const STATUS_LABELS: Record<string, string> = { active: 'Active', inactive: 'Inactive' };

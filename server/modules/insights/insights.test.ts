@@ -93,6 +93,15 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
     return id;
   }
 
+  /** A satisfaction survey of the resolution at `resolvedAt`, answered with `rating` a minute later. */
+  async function rate(channel: Channel, conversationId: string, resolvedAt: string, rating: number): Promise<void> {
+    const answeredAt = new Date(Date.parse(resolvedAt) + 60_000);
+    await db()
+      .insertInto('satisfactionSurveys')
+      .values({ clientId: channel.clientId, conversationId, channelId: channel.id, resolvedAt, question: 'How did we do?', status: 'answered', rating, answeredAt, expiresAt: new Date(Date.parse(resolvedAt) + 7 * 86_400_000) })
+      .execute();
+  }
+
   async function events(list: readonly [string, EventName, string][]): Promise<number[]> {
     const ids: number[] = [];
     for (const [conversationId, name, at] of list) ids.push(await event(conversationId, name, at));
@@ -120,6 +129,9 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
         handoffs: 0,
         reopenings: 0,
         messages: 0,
+        ratings: 0,
+        ratingSum: 0,
+        satisfied: 0,
       };
       sum.conversations += 1;
       sum.answered += row.firstResponseAt ? 1 : 0;
@@ -133,6 +145,9 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
       sum.handoffs += row.handoffs;
       sum.reopenings += row.reopenings;
       sum.messages += row.customerMessages + row.aiReplies + row.personReplies;
+      sum.ratings += row.ratings;
+      sum.ratingSum += row.ratingSum;
+      sum.satisfied += row.satisfied;
       days.set(day, sum);
     }
     return [...days.values()].sort((a, b) => a.day.localeCompare(b.day));
@@ -165,6 +180,8 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
         { at: '2026-03-02T09:05:00Z', sender: 'customer' },
         { at: '2026-03-02T09:05:10Z', sender: 'ai' },
       ]);
+      // Rated 4 out of 5 after its resolution.
+      await rate(channelA, ids.ai, '2026-03-02T09:30:00Z', 4);
       await events([
         [ids.ai, 'conversation.created', '2026-03-02T09:00:00Z'],
         [ids.ai, 'conversation.resolved', '2026-03-02T09:30:00Z'],
@@ -177,6 +194,9 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
         { at: '2026-03-02T11:30:00Z', sender: 'customer' },
         { at: '2026-03-02T11:40:00Z', sender: 'agent' },
       ]);
+      // Rated after each resolution: 2, then 5.
+      await rate(channelA, ids.handoff, '2026-03-02T11:00:00Z', 2);
+      await rate(channelA, ids.handoff, '2026-03-02T13:00:00Z', 5);
       handoffJobs = await events([
         [ids.handoff, 'conversation.escalated', '2026-03-02T10:01:00Z'],
         [ids.handoff, 'conversation.resolved', '2026-03-02T11:00:00Z'],
@@ -308,6 +328,10 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
           reopenings: 1,
           // 4 + 4 + 1 + 3 messages in its four conversations
           messages: 12,
+          // rated 4, then 2 and 5: two of three at 4 or more
+          ratings: 3,
+          ratingSum: 11,
+          satisfied: 2,
         },
         {
           day: '2026-03-03',
@@ -323,6 +347,9 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
           handoffs: 0,
           reopenings: 0,
           messages: 2,
+          ratings: 0,
+          ratingSum: 0,
+          satisfied: 0,
         },
       ]);
       expect(withoutClient(a)).toEqual(await sumsOfRows(channelA.clientId));
@@ -373,6 +400,8 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
         { at: '2026-03-02T11:30:00Z', sender: 'customer' },
         { at: '2026-03-02T11:40:00Z', sender: 'agent' },
       ]);
+      await rate(channel, twin, '2026-03-02T11:00:00Z', 2);
+      await rate(channel, twin, '2026-03-02T13:00:00Z', 5);
       await events([
         [twin, 'conversation.resolved', '2026-03-02T13:00:00Z'],
         [twin, 'conversation.reopened', '2026-03-02T11:30:00Z'],

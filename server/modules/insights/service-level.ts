@@ -28,6 +28,10 @@ export interface ServiceLevelFacts {
   aiReplies: number;
   personReplies: number;
   customerMessages: number;
+  /** Answered satisfaction surveys: how many, the sum of their ratings, how many were 4 or 5. */
+  ratings: number;
+  ratingSum: number;
+  satisfied: number;
   /** The conversation's assignee, and the first person who replied in it. */
   assignedAgentId: string | null;
   firstPersonId: string | null;
@@ -56,6 +60,9 @@ export interface ServiceLevel {
   personReplies: number;
   aiReplies: number;
   customerMessages: number;
+  ratings: number;
+  ratingSum: number;
+  satisfied: number;
   /** The person the conversation counts for: its assignee, else the first person who replied. */
   agentId: string | null;
 }
@@ -104,6 +111,9 @@ export function computeServiceLevel(facts: ServiceLevelFacts): ServiceLevel {
     personReplies: facts.personReplies,
     aiReplies: facts.aiReplies,
     customerMessages: facts.customerMessages,
+    ratings: facts.ratings,
+    ratingSum: facts.ratingSum,
+    satisfied: facts.satisfied,
     agentId: facts.assignedAgentId ?? facts.firstPersonId,
   };
 }
@@ -125,6 +135,9 @@ export interface DayShare {
   handoffs: number;
   reopenings: number;
   messages: number;
+  ratings: number;
+  ratingSum: number;
+  satisfied: number;
 }
 
 export function dayShare(level: ServiceLevel, sign: 1 | -1 = 1): DayShare {
@@ -143,6 +156,9 @@ export function dayShare(level: ServiceLevel, sign: 1 | -1 = 1): DayShare {
     handoffs: sign * level.handoffs,
     reopenings: sign * level.reopenings,
     messages: sign * (level.customerMessages + level.aiReplies + level.personReplies),
+    ratings: sign * level.ratings,
+    ratingSum: sign * level.ratingSum,
+    satisfied: sign * level.satisfied,
   };
 }
 
@@ -159,6 +175,9 @@ const SUMMED = [
   'handoffs',
   'reopenings',
   'messages',
+  'ratings',
+  'ratingSum',
+  'satisfied',
 ] as const satisfies readonly (keyof DayShare)[];
 
 /**

@@ -30,7 +30,8 @@ function answeredWait(now: Date) {
 
 /** `parley_record_inbound`'s answer. */
 export interface RecordInboundRows {
-  results: RecordResult[];
+  /** messageId null: a rating naming a survey no longer pending, not stored. */
+  results: (Omit<RecordResult, 'messageId'> & { messageId: string | null })[];
   claimed: ClaimedRow[];
 }
 

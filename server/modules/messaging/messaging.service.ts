@@ -4,6 +4,7 @@
  * status ordering, the 24-hour window and the domain events hold the same way for every channel.
  */
 import { CONVERSATION_MESSAGES } from '../../../common/api/conversations';
+import { parseRating } from '../../../common/messaging/satisfaction';
 import type { Db, Engine } from '../../db/database';
 import { HOT_PATH_ERRORS } from './messaging.sql';
 import type { AiMessageInfo, Channel, ChannelKind, Message, MessageStatus, MessageType } from '../../db/schema';
@@ -18,7 +19,7 @@ import { fetchContactProfileJob } from './fetch-contact-profile.job';
 import { sendMessageJob } from './send-message.job';
 import { ContactsRepository } from './contacts.repository';
 import { detectLead } from './lead-signals';
-import { MessagingRepository, type StatusChanges } from './messaging.repository';
+import { MessagingRepository, type RecordInboundRows, type StatusChanges } from './messaging.repository';
 import {
   BUSINESS_FIRST_CHANNELS,
   CUSTOMER_SERVICE_WINDOW_MS,
@@ -37,6 +38,8 @@ import {
   type SendInput,
   type SendJobHint,
   type SendOptions,
+  type SurveyAnswer,
+  type SurveyRequest,
   type UnknownOutcome,
 } from './messaging.types';
 
@@ -126,6 +129,29 @@ export class MessagingService {
    * completed. A result per input, in order.
    */
   async recordInboundBatch(channel: Channel, inputs: readonly InboundMessageInput[], options: RecordInboundOptions = {}): Promise<RecordResult[]> {
+    return (await this.#recordInbound(channel, inputs, options)).map((result) => {
+      if (result.messageId === null) throw new Error('parley_record_inbound skipped a message that named no survey');
+      return { ...result, messageId: result.messageId };
+    });
+  }
+
+  /**
+   * A customer's answer to satisfaction survey `answer.surveyId` (the widget's stars): stored as
+   * their message, marked with the survey, once (`externalId`), without reopening the
+   * conversation. Null when the survey is no longer pending (answered, expired or replaced): nothing
+   * is stored.
+   */
+  async answerSurvey(
+    channel: Channel,
+    contact: InboundMessageInput['contact'],
+    input: { externalId: string; text: string; answer: SurveyAnswer & { surveyId: string } },
+  ): Promise<RecordResult | null> {
+    const [result] = await this.#recordInbound(channel, [{ contact, message: { externalId: input.externalId, type: 'text', text: input.text, rating: input.answer } }], {});
+    if (!result) throw new Error('parley_record_inbound returned no result');
+    return result.messageId === null ? null : { ...result, messageId: result.messageId };
+  }
+
+  async #recordInbound(channel: Channel, inputs: readonly InboundMessageInput[], options: RecordInboundOptions): Promise<RecordInboundRows['results']> {
     const annotate = this.deps.annotate ?? keywordAnnotation;
     const now = this.deps.clock.now();
     const items = inputs.map(({ contact, message }) => {
@@ -145,6 +171,7 @@ export class MessagingService {
         aiSummary: annotation.aiSummary,
         sentiment: annotation.sentiment,
         lead: lead && { signals: lead.signals, email: lead.email, phone: lead.phone },
+        rating: message.rating !== undefined ? message.rating : message.type === 'text' ? parseRating(message.text) : null,
       };
     });
     // The subscribers' jobs (the AI agent's) run here, at once, where a slot is free.
@@ -286,7 +313,23 @@ export class MessagingService {
     return this.#send(conversationId, input, { kind: 'ai' }, options, replyTo);
   }
 
-  async #send(conversationId: string, input: SendInput, performedBy: PerformedBy, options: SendOptions, replyTo: string | null): Promise<Message | null> {
+  /**
+   * A resolved conversation's satisfaction survey (docs/satisfaction.md): the survey and its
+   * request — a system message carrying it — in one round trip, once per resolution and only while
+   * the conversation is still resolved (null otherwise: not sent). A pending survey of an earlier
+   * resolution expires. Refused like any message on a disabled channel or a closed window.
+   */
+  async requestSatisfaction(conversationId: string, text: string, survey: SurveyRequest, options: Pick<SendOptions, 'completeJob'> = {}): Promise<Message | null> {
+    return this.#send(conversationId, { text, senderType: 'system', senderId: null }, { kind: 'system' }, { ...options, survey }, null);
+  }
+
+  async #send(
+    conversationId: string,
+    input: SendInput,
+    performedBy: PerformedBy,
+    options: SendOptions & { survey?: SurveyRequest },
+    replyTo: string | null,
+  ): Promise<Message | null> {
     const now = this.deps.clock.now();
     // The send job (and subscribers' jobs) run here, at once, where a slot is free.
     const local = this.deps.queue.reserve([
@@ -312,6 +355,9 @@ export class MessagingService {
       conversationSummary: options.conversationSummary ?? null,
       inboundSummary: options.inboundSummary ?? null,
       completeJob: options.completeJob ?? null,
+      survey: options.survey
+        ? { resolvedAt: options.survey.resolvedAt.toISOString(), question: options.survey.question, expiresAt: options.survey.expiresAt.toISOString() }
+        : null,
       ...this.deps.events.publishContext,
     };
     let result: Awaited<ReturnType<MessagingRepository['sendMessage']>>;

@@ -57,6 +57,7 @@ export const messagingRoutines = defineSqlRoutines({
       v_handled_by text;
       v_contact_created boolean;
       v_was_lead boolean;
+      v_survey uuid;
       v_profile_jobs jsonb := '[]'::jsonb;
       v_events jsonb := '[]'::jsonb;
       v_results jsonb := '[]'::jsonb;
@@ -102,18 +103,56 @@ export const messagingRoutines = defineSqlRoutines({
         end if;
         -- A conversation's messages have strictly increasing times, also within one batch.
         v_at := greatest(v_now, v_last + interval '1 microsecond');
+        -- A rating (item.rating: {rating, comment, surveyId?}, read from the text or given by the
+        -- widget or the API) answers the resolved conversation's pending satisfaction survey (the
+        -- one named, if any): locked here, so it is answered once.
+        -- A rating that names its survey (the widget's stars) answers it even if the customer wrote
+        -- in between, and is not stored at all when the survey is no longer pending.
+        v_survey := null;
+        if jsonb_typeof(v_item->'rating') = 'object' and (v_previous = 'resolved' or v_item->'rating'->>'surveyId' is not null) then
+          select s.id into v_survey from satisfaction_surveys s
+          where s.conversation_id = v_conv and s.status = 'pending' and s.expires_at > v_now
+            and (v_item->'rating'->>'surveyId' is null or s.id = (v_item->'rating'->>'surveyId')::uuid)
+          for update;
+          if v_survey is null and v_item->'rating'->>'surveyId' is not null then
+            v_results := v_results || jsonb_build_object('created', false, 'messageId', null, 'conversationId', v_conv);
+            continue;
+          end if;
+        end if;
 
         insert into messages (conversation_id, client_id, channel_id, direction, sender_type, content, message_type, media,
-          status, external_message_id, priority, priority_reason, ai_summary, sentiment, created_at)
+          status, external_message_id, priority, priority_reason, ai_summary, sentiment, survey_id, created_at)
         values (v_conv, v_client, v_channel, 'inbound', 'customer', v_item->>'text', v_item->>'type',
           case when jsonb_typeof(v_item->'media') = 'object' then v_item->'media' end,
           'received', v_item->>'externalId', v_item->>'priority', v_item->>'priorityReason', v_item->>'aiSummary',
-          (v_item->>'sentiment')::real, v_at)
+          (v_item->>'sentiment')::real, v_survey, v_at)
         on conflict (channel_id, external_message_id) where external_message_id is not null do nothing
         returning id into v_msg;
         if v_msg is null then
           select m.id into v_msg from messages m where m.channel_id = v_channel and m.external_message_id = v_item->>'externalId';
           v_results := v_results || jsonb_build_object('created', false, 'messageId', v_msg, 'conversationId', v_conv);
+          continue;
+        end if;
+
+        -- The survey's answer leaves the conversation resolved: not unread, nobody's to answer, no
+        -- reopening; the thread shows it (the message carries the survey) and the rating is stored.
+        if v_survey is not null then
+          update satisfaction_surveys set status = 'answered', rating = (v_item->'rating'->>'rating')::smallint,
+            comment = nullif(v_item->'rating'->>'comment', ''), answered_at = v_at
+          where id = v_survey;
+          update conversations c set last_message_at = v_at, last_message_preview = v_item->>'preview', last_inbound_at = v_at, updated_at = v_now
+          where c.id = v_conv
+          returning c.status into v_status;
+          v_events := v_events
+            || jsonb_build_object('name', 'conversation.updated', 'at', p->>'at', 'performedBy', p->'performedBy',
+                 'payload', jsonb_build_object('conversationId', v_conv, 'clientId', v_client, 'status', v_status))
+            || jsonb_build_object('name', 'message.created', 'at', p->>'at', 'performedBy', p->'performedBy',
+                 'payload', jsonb_build_object('messageId', v_msg, 'conversationId', v_conv, 'clientId', v_client,
+                   'channelId', v_channel, 'direction', 'inbound', 'senderType', 'customer'))
+            || jsonb_build_object('name', 'satisfaction.rated', 'at', p->>'at', 'performedBy', p->'performedBy',
+                 'payload', jsonb_build_object('surveyId', v_survey, 'conversationId', v_conv, 'clientId', v_client,
+                   'rating', (v_item->'rating'->>'rating')::integer));
+          v_results := v_results || jsonb_build_object('created', true, 'messageId', v_msg, 'conversationId', v_conv, 'surveyId', v_survey);
           continue;
         end if;
 
@@ -214,10 +253,11 @@ export const messagingRoutines = defineSqlRoutines({
       v_message messages;
       v_status text;
       v_sender text := p->>'senderType';
+      v_survey uuid;
       v_events jsonb;
       v_claimed jsonb;
     begin
-      select c.id, c.client_id, c.channel_id, c.last_inbound_at, c.last_message_at, c.handled_by, ch.kind, ch.status as channel_status,
+      select c.id, c.client_id, c.channel_id, c.status, c.last_inbound_at, c.last_message_at, c.handled_by, ch.kind, ch.status as channel_status,
         to_jsonb(ch) as channel, ct.external_id as recipient
       into v_conv
       from conversations c join channels ch on ch.id = c.channel_id join contacts ct on ct.id = c.contact_id
@@ -244,13 +284,32 @@ export const messagingRoutines = defineSqlRoutines({
         perform parley_complete_job(p->'completeJob');
         return jsonb_build_object('skipped', true);
       end if;
+      -- A satisfaction survey (p.survey: {resolvedAt, question, expiresAt}): asked once per
+      -- resolution and only while the conversation is still resolved; it replaces a pending one.
+      if jsonb_typeof(p->'survey') = 'object' then
+        if v_conv.status <> 'resolved' then
+          perform parley_complete_job(p->'completeJob');
+          return jsonb_build_object('skipped', true);
+        end if;
+        update satisfaction_surveys set status = 'expired'
+        where conversation_id = v_conv.id and status = 'pending';
+        insert into satisfaction_surveys (client_id, conversation_id, channel_id, resolved_at, question, expires_at)
+        values (v_conv.client_id, v_conv.id, v_conv.channel_id, (p->'survey'->>'resolvedAt')::timestamptz,
+          p->'survey'->>'question', (p->'survey'->>'expiresAt')::timestamptz)
+        on conflict (conversation_id, resolved_at) do nothing
+        returning id into v_survey;
+        if v_survey is null then
+          perform parley_complete_job(p->'completeJob');
+          return jsonb_build_object('skipped', true);
+        end if;
+      end if;
       -- A conversation's messages have strictly increasing times.
       v_at := greatest(v_now, v_conv.last_message_at + interval '1 microsecond');
 
       insert into messages (conversation_id, client_id, channel_id, direction, sender_type, sender_id, content, message_type,
-        status, ai_confidence, ai, created_at)
+        status, ai_confidence, ai, survey_id, created_at)
       values (v_conv.id, v_conv.client_id, v_conv.channel_id, 'outbound', v_sender, (p->>'senderId')::uuid, p->>'text', 'text',
-        'queued', (p->>'aiConfidence')::real, case when jsonb_typeof(p->'ai') = 'object' then p->'ai' end, v_at)
+        'queued', (p->>'aiConfidence')::real, case when jsonb_typeof(p->'ai') = 'object' then p->'ai' end, v_survey, v_at)
       returning * into v_message;
 
       update conversations c set

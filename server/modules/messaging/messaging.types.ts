@@ -30,15 +30,36 @@ export interface ContactProfile {
   avatarUrl: string | null;
 }
 
+/** A customer's answer to a satisfaction survey (docs/satisfaction.md). */
+export interface SurveyAnswer {
+  rating: number;
+  comment: string | null;
+  /** The survey answered (the widget's stars name it); absent: the conversation's pending one. */
+  surveyId?: string;
+}
+
 export interface InboundMessageInput {
   contact: { externalId: string; name?: string | null; avatarUrl?: string | null };
-  message: { externalId: string; type: MessageType; text: string; media?: MessageMedia };
+  message: {
+    externalId: string;
+    type: MessageType;
+    text: string;
+    media?: MessageMedia;
+    /**
+     * A rating the channel gave (the widget's stars, the API channel's field); absent: read from
+     * the text (`parseRating`). It answers the pending survey only while the conversation is
+     * resolved; otherwise the message is an ordinary one.
+     */
+    rating?: SurveyAnswer | null;
+  };
 }
 
 export interface RecordResult {
   created: boolean;
   messageId: string;
   conversationId: string;
+  /** The satisfaction survey this message answered. */
+  surveyId?: string;
 }
 
 export interface SendInput {
@@ -75,6 +96,14 @@ export interface RecordInboundOptions {
   processed?: readonly { id: number; error: string | null }[];
   /** The job to complete in the same transaction. */
   completeJob?: JobCompletion;
+}
+
+/** A satisfaction survey to ask with a system message (MessagingService.requestSatisfaction). */
+export interface SurveyRequest {
+  /** The resolution it asks about: one survey per resolution. */
+  resolvedAt: Date;
+  question: string;
+  expiresAt: Date;
 }
 
 export interface SendOptions {

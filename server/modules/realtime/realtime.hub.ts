@@ -199,6 +199,7 @@ export class RealtimeHub {
       case 'conversation.escalated':
       case 'conversation.resolved':
       case 'lead.qualified':
+      case 'satisfaction.rated':
         // Published with a conversation.updated (or message.created), which brings the screens the conversation's new state.
         return;
       case 'contact.created':

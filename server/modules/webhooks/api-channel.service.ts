@@ -45,7 +45,13 @@ export class ApiChannelService {
   async receive(channel: ChannelWithSecrets, input: ApiInboundMessage, rawBody: Buffer): Promise<RecordResult> {
     const result = await this.deps.messaging.recordInbound(channel, {
       contact: { externalId: input.contact.id, name: input.contact.name ?? null },
-      message: { externalId: input.message.id, type: 'text', text: input.message.text },
+      message: {
+        externalId: input.message.id,
+        type: 'text',
+        text: input.message.text,
+        // A rating field answers the pending satisfaction survey; without one the text may (parseRating).
+        ...(input.message.rating !== undefined ? { rating: { rating: input.message.rating, comment: input.message.comment ?? null } } : {}),
+      },
     });
     if (result.created) {
       await this.deps.deliveries.insertProcessed({ provider: 'api', channelIds: [channel.id], body: rawBody.toString('utf8') }, this.deps.clock.now());

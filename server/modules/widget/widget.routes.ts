@@ -14,6 +14,7 @@ import {
   widgetMessage,
   widgetMessagesResponse,
   widgetSendInput,
+  widgetSurveyAnswer,
   widgetVisitor,
   widgetVisitorInput,
 } from '../../../common/api/widget';
@@ -47,6 +48,7 @@ const PREFLIGHT_HEADERS = {
 } as const;
 
 const widgetParams = z.object({ widgetId: z.string().min(1).max(200).describe('The public widget id from the embed snippet') });
+const surveyParams = widgetParams.extend({ surveyId: z.uuid({ error: 'Unknown survey' }) });
 const bearer = z.looseObject({ authorization: z.string().max(400).optional().describe('Bearer <visitorToken>') });
 
 export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (app, { widgetService, limits = WIDGET_LIMITS }) => {
@@ -76,8 +78,10 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
   });
 
   /** preHandler of the routes a visitor token opens. */
-  const requireVisitor = async (request: FastifyRequest<{ Params: { widgetId: string } }>) => {
-    const visitor = await widgetService.authenticate(request.params.widgetId, request.headers.authorization);
+  const requireVisitor = async (request: FastifyRequest) => {
+    // Validated by each route's params schema before this runs.
+    const { widgetId } = request.params as { widgetId: string };
+    const visitor = await widgetService.authenticate(widgetId, request.headers.authorization);
     visitors.set(request, visitor);
     await limited(visitorLimit, request, "You're sending messages too quickly. Please wait a moment and try again.");
   };
@@ -150,6 +154,25 @@ export const widgetRoutes: FastifyPluginAsyncZod<WidgetRoutesOptions> = async (a
       const { message, created } = await widgetService.sendMessage(visitorOf(request), request.body);
       return reply.status(created ? 201 : 200).send(message);
     },
+  );
+
+  app.post(
+    '/api/v1/widget/:widgetId/surveys/:surveyId',
+    {
+      config: publicApi,
+      schema: {
+        tags,
+        summary: "The visitor's rating of a resolved conversation",
+        description:
+          'Answers the satisfaction survey under a request message (`message.survey`): 1–5 and an optional comment, stored once as the visitor\'s message without reopening the conversation. 409 when the survey was already answered or has expired.',
+        params: surveyParams,
+        headers: bearer,
+        body: widgetSurveyAnswer,
+        response: { 201: widgetMessage },
+      },
+      preHandler: requireVisitor,
+    },
+    async (request, reply) => reply.status(201).send(await widgetService.answerSurvey(visitorOf(request), request.params.surveyId, request.body)),
   );
 };
 

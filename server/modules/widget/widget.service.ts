@@ -15,6 +15,7 @@ import type { MessagingService } from '../messaging';
 import type { VisitorTokens } from './visitor-token';
 import { toWidgetMessage, type WidgetMessage } from '../../../common/api/widget';
 import { WidgetRepository } from './widget.repository';
+import { ratingText, SURVEY_MESSAGES, surveyRefusal } from '../../../common/messaging/satisfaction';
 
 /** Shown at the top of the panel (channels have no greeting setting yet). */
 export const WIDGET_GREETING = 'Hi! How can we help you today?';
@@ -110,6 +111,31 @@ export class WidgetService {
     const message = await this.deps.conversations.findClientMessage(channel.clientId, result.messageId);
     if (!message) throw new Error(`message ${result.messageId} was recorded but cannot be read`);
     return { message: toWidgetMessage(message), created: result.created };
+  }
+
+  /**
+   * The visitor's rating of a resolved conversation (the stars under the survey's request,
+   * docs/satisfaction.md): stored once as their message, marked with the survey, without
+   * reopening the conversation. 404 for a survey that is not this visitor's; 409 when it was
+   * already answered or has expired.
+   */
+  async answerSurvey({ channel, visitorId }: Visitor, surveyId: string, input: { rating: number; comment?: string | undefined }): Promise<WidgetMessage> {
+    const history = await this.deps.conversations.findContactMessages(channel, visitorId, HISTORY_LIMIT);
+    const request = history.find((m) => m.survey?.id === surveyId && m.direction === 'outbound');
+    if (!request?.survey) throw notFound('Survey');
+    const refused = surveyRefusal(request.survey, this.deps.clock.now());
+    if (refused) throw new AppError('CONFLICT', refused.message, { details: { reason: refused.reason } });
+    const comment = input.comment?.trim() ? input.comment.trim() : null;
+    const result = await this.deps.messaging.answerSurvey(
+      channel,
+      { externalId: visitorId },
+      { externalId: `${visitorId}:survey:${surveyId}`, text: ratingText(input.rating, comment), answer: { rating: input.rating, comment, surveyId } },
+    );
+    // Answered or expired between the check and the write (another tab, the clock): say which.
+    if (!result) throw new AppError('CONFLICT', SURVEY_MESSAGES.closed, { details: { reason: 'closed' } });
+    const message = await this.deps.conversations.findClientMessage(channel.clientId, result.messageId);
+    if (!message) throw new Error(`message ${result.messageId} was recorded but cannot be read`);
+    return toWidgetMessage(message);
   }
 
   /**

@@ -107,6 +107,8 @@ describe('engineRegistry and llmMode', () => {
     llmModel: 'gpt-4o-mini',
     llmBaseUrl: null,
     llmApiKey: 'sk-test-registry-0123456789',
+    csatEnabled: true,
+    csatQuestion: 'How did we do?',
     ...changes,
   });
 

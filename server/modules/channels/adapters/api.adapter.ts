@@ -12,6 +12,7 @@
  */
 import type { Logger } from 'pino';
 import type { ApiOutboundMessage } from '../../../../common/api/channels';
+import { RATING_MAX, RATING_MIN } from '../../../../common/messaging/satisfaction';
 import type { Clock } from '../../../lib/clock';
 import { GuardedHttpError, type GuardedHttp } from '../../../lib/guarded-http';
 import type { ChannelDeliveriesRepository } from '../channel-deliveries.repository';
@@ -135,7 +136,13 @@ export function createApiAdapter(options: ApiAdapterOptions): ChannelAdapter {
         channelId: channel.id,
         conversationId: message.conversationId,
         contact: { id: message.to },
-        message: { id: message.messageId, text: message.text, senderType: message.senderType, createdAt: message.createdAt.toISOString() },
+        message: {
+          id: message.messageId,
+          text: message.text,
+          senderType: message.senderType,
+          ...(message.surveyId ? { survey: { id: message.surveyId, minRating: RATING_MIN, maxRating: RATING_MAX } } : {}),
+          createdAt: message.createdAt.toISOString(),
+        },
       };
       const result = await post(channel, JSON.stringify(payload), message.messageId, signal);
       if (result.error) {

@@ -59,6 +59,8 @@ export interface OutboundText {
   to: string;
   text: string;
   senderType: 'ai' | 'agent' | 'system';
+  /** A satisfaction survey's request (docs/satisfaction.md): the API channel's payload carries it. */
+  surveyId?: string | null;
   createdAt: Date;
 }
 
