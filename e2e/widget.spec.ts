@@ -1,7 +1,8 @@
 /**
  * The website chat widget as Parley's own marketing site embeds it (the demo client's widget):
- * a visitor opens the bubble, writes, reloads and still sees the conversation, and a reply a
- * staff member sends through the portal API arrives live over the WebSocket.
+ * a visitor opens the bubble, writes, reloads and still sees the conversation, a reply a staff
+ * member sends through the portal API arrives live over the WebSocket, and once the conversation
+ * is resolved the visitor rates it with the stars under the rating request.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -71,6 +72,19 @@ test.describe('website chat widget', () => {
       const sent = await staff.post(`/api/v1/conversations/${conversationId}/messages`, { data: { text: reply }, headers: { 'x-csrf-token': await csrf(staff) } });
       expect(sent.status(), await sent.text()).toBe(201);
       await expect(page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: reply })).toBeVisible();
+
+      // Resolved: the rating request arrives live with stars; the visitor rates it once.
+      const resolved = await staff.patch(`/api/v1/conversations/${conversationId}`, { data: { status: 'resolved' }, headers: { 'x-csrf-token': await csrf(staff) } });
+      expect(resolved.status(), await resolved.text()).toBe(200);
+      const stars = page.getByRole('group', { name: 'Rate this conversation' });
+      await expect(stars).toBeVisible();
+      await stars.getByRole('button', { name: '5 of 5: Excellent' }).click();
+      await page.getByRole('textbox', { name: 'Comment (optional)' }).fill('Quick and friendly');
+      await page.getByRole('button', { name: 'Send rating' }).click();
+      await expect(page.getByText('You rated 5/5 (Excellent). Thank you!')).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Messages' }).getByRole('listitem').filter({ hasText: 'Rated 5/5 (Excellent): Quick and friendly' })).toHaveCount(1);
+      const after = (await (await staff.get(`/api/v1/conversations/${conversationId}`)).json()) as { status: string };
+      expect(after.status).toBe('resolved');
     } finally {
       await staff.dispose();
     }

@@ -44,7 +44,8 @@ export function isWidgetMessage(v: unknown): v is WidgetMessage {
     (v.from === 'visitor' || v.from === 'business') &&
     isString(v.senderType) &&
     isString(v.text) &&
-    isString(v.createdAt)
+    isString(v.createdAt) &&
+    (v.survey === undefined || v.survey === null || (isObject(v.survey) && isString(v.survey.id) && isString(v.survey.status) && isString(v.survey.expiresAt)))
   );
 }
 
@@ -63,6 +64,8 @@ export interface WidgetApi {
   visitor(visitorToken: string | null): Promise<Visitor>;
   messages(visitorToken: string): Promise<WidgetMessage[]>;
   send(visitorToken: string, text: string, clientMessageId: string): Promise<WidgetMessage>;
+  /** The visitor's rating of a resolved conversation (a survey under a business message). */
+  rate(visitorToken: string, surveyId: string, rating: number, comment: string): Promise<WidgetMessage>;
 }
 
 export function createApi(origin: string, widgetId: string): WidgetApi {
@@ -98,5 +101,10 @@ export function createApi(origin: string, widgetId: string): WidgetApi {
     messages: async (token) => expect(await call('/messages', { token }), isMessageList).messages,
     send: async (token, text, clientMessageId) =>
       expect(await call('/messages', { method: 'POST', token, body: { text, clientMessageId } }), isWidgetMessage),
+    rate: async (token, surveyId, rating, comment) =>
+      expect(
+        await call(`/surveys/${encodeURIComponent(surveyId)}`, { method: 'POST', token, body: comment.trim() ? { rating, comment: comment.trim() } : { rating } }),
+        isWidgetMessage,
+      ),
   };
 }

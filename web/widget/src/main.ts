@@ -6,6 +6,7 @@
  * Parley's origin comes from the script's own src, so the same file works on the business's site
  * and on Parley's own pages. Everything renders inside a shadow root; nothing of the portal loads.
  */
+import { RATING_LABELS } from '../../../common/messaging/satisfaction';
 import { ApiError, createApi, type WidgetConfig, type WidgetMessage } from './api';
 import { connectLive } from './live';
 import { STYLES } from './styles';
@@ -169,10 +170,62 @@ function mount(origin: string, widgetId: string, config: WidgetConfig, api: Retu
     }
     const li = item(m.from, m.text);
     settle(li, m);
+    if (m.from === 'business' && m.survey) li.append(surveyBlock(m.survey));
     const later = [...list.children].find((el) => el instanceof HTMLLIElement && (!el.dataset.at || el.dataset.at > m.createdAt));
     list.insertBefore(li, later ?? null);
     if (m.from === 'business' && panel.hidden) setUnread(unread + 1);
     scrollDown();
+  }
+
+  // ---- satisfaction survey ---------------------------------------------------------------------
+  /** Stars under the business's rating request while it can be answered; the rating once it was. */
+  function surveyBlock(survey: NonNullable<WidgetMessage['survey']>): HTMLElement {
+    const box = h('div', { class: 'survey' });
+    if (survey.status === 'answered' && survey.rating !== null) {
+      box.append(h('p', { class: 'thanks' }, `You rated ${survey.rating}/5 (${RATING_LABELS[survey.rating - 1] ?? ''}). Thank you!`));
+      return box;
+    }
+    if (survey.status !== 'pending' || Date.parse(survey.expiresAt) <= Date.now()) return box;
+    let chosen = 0;
+    const stars = [1, 2, 3, 4, 5].map((n) =>
+      h('button', { type: 'button', class: 'star', 'aria-label': `${n} of 5: ${RATING_LABELS[n - 1] ?? ''}`, 'aria-pressed': 'false' }, '★'),
+    );
+    const comment = h('textarea', { 'aria-label': 'Comment (optional)', rows: '2', maxlength: '2000', placeholder: 'Add a comment (optional)', hidden: '' });
+    const submit = h('button', { type: 'button', class: 'rate', hidden: '' }, 'Send rating');
+    const note = h('p', { class: 'note', role: 'status' });
+    const paint = () => stars.forEach((s, i) => {
+      s.classList.toggle('on', i < chosen);
+      s.setAttribute('aria-pressed', String(i + 1 === chosen));
+    });
+    stars.forEach((s, i) =>
+      s.addEventListener('click', () => {
+        chosen = i + 1;
+        paint();
+        comment.hidden = false;
+        submit.hidden = false;
+      }),
+    );
+    submit.addEventListener('click', () => {
+      if (!chosen) return;
+      submit.setAttribute('disabled', '');
+      note.textContent = 'Sending…';
+      void (async () => {
+        try {
+          const answer = await api.rate(await startSession(), survey.id, chosen, comment.value);
+          box.replaceChildren(h('p', { class: 'thanks' }, `You rated ${chosen}/5 (${RATING_LABELS[chosen - 1] ?? ''}). Thank you!`));
+          upsert(answer);
+        } catch (error) {
+          const e = error instanceof ApiError ? error : new ApiError(0, 'Something went wrong');
+          if (e.status === 409) box.replaceChildren(h('p', { class: 'thanks' }, e.message));
+          else {
+            note.textContent = e.message;
+            submit.removeAttribute('disabled');
+          }
+        }
+      })();
+    });
+    box.append(h('div', { class: 'stars', role: 'group', 'aria-label': 'Rate this conversation' }, ...stars), comment, submit, note);
+    return box;
   }
 
   // ---- session -----------------------------------------------------------------------------

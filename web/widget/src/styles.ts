@@ -37,6 +37,15 @@ ul{list-style:none;padding:0;display:flex;flex-direction:column;gap:8px}
 .meta{font-size:11px;color:var(--muted);margin-top:2px;display:flex;gap:6px}
 .meta button{text-decoration:underline;color:var(--accent);font-size:11px}
 .msg.failed p{opacity:.6}
+.survey{display:flex;flex-direction:column;gap:6px;margin-top:6px;max-width:85%}
+.stars{display:flex;gap:2px}
+.star{font-size:26px;line-height:1;color:var(--line);padding:2px}
+.star.on{color:#f5a524}
+.survey textarea{resize:vertical;padding:7px 10px;border:1px solid var(--line);border-radius:10px;background:var(--bg)}
+.rate{align-self:flex-start;padding:6px 14px;border-radius:10px;background:var(--accent);color:var(--accent-text);font-weight:600}
+.rate:disabled{opacity:.6;cursor:default}
+.thanks,.note{font-size:12px;color:var(--muted)}
+.note:empty{display:none}
 .status{padding:6px 16px;font-size:12px;color:var(--muted)}
 .status:empty{display:none}
 form{display:flex;align-items:flex-end;gap:8px;padding:10px 12px;border-top:1px solid var(--line)}

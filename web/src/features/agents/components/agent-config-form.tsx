@@ -1,4 +1,4 @@
-import { Bot, Clock, Cpu, MessageSquareText, Radio, Save, SlidersHorizontal, Trash2, Undo2, type LucideIcon } from 'lucide-react';
+import { Bot, Clock, Cpu, MessageSquareText, Radio, Save, SlidersHorizontal, Star, Trash2, Undo2, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Controller, useForm, useWatch, type FieldPath } from 'react-hook-form';
 import { Link } from 'react-router';
@@ -25,6 +25,7 @@ import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
+import { SURVEY_QUESTION_MAX } from '@common/messaging/satisfaction';
 import { formatDateTime } from '@/lib/format';
 import { useUpdateAgent } from '../api/update-agent';
 import { agentFieldErrors, agentFormResolver, toAgentForm, usesBaseUrl, usesLlm, type AgentForm, type AgentFormControl } from '../lib/agent-form';
@@ -68,7 +69,7 @@ function SwitchRow({
   description,
 }: {
   control: AgentFormControl;
-  name: 'enabled' | 'escalationEnabled';
+  name: 'enabled' | 'escalationEnabled' | 'csatEnabled';
   id: string;
   label: string;
   description: string;
@@ -261,6 +262,19 @@ export function AgentConfigForm({ agent }: { agent: AgentView }) {
             <Textarea {...fieldA11y(`agent-${name}`, errors[name]?.message, true)} rows={2} {...form.register(name)} />
           </FormField>
         ))}
+      </Section>
+
+      <Section icon={Star} title="Customer satisfaction" description="Ask customers to rate the help they got when a conversation is resolved.">
+        <SwitchRow
+          control={form.control}
+          name="csatEnabled"
+          id="agent-csat"
+          label="Ask for a rating"
+          description="After a person resolves a conversation: stars in the website chat, a reply with a number from 1 to 5 on WhatsApp, Messenger and Instagram (within 24 hours of the customer's last message), a survey field on the API channel. The answer does not reopen the conversation."
+        />
+        <FormField id="agent-csatQuestion" label="Rating question" error={errors.csatQuestion?.message} description="WhatsApp, Messenger and Instagram add how to answer with a number.">
+          <Input {...fieldA11y('agent-csatQuestion', errors.csatQuestion?.message, true)} maxLength={SURVEY_QUESTION_MAX} {...form.register('csatQuestion')} />
+        </FormField>
       </Section>
 
       <Section icon={Cpu} title="Engine" description="What writes the answers.">

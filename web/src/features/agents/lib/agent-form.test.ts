@@ -29,6 +29,8 @@ const agent: AgentView = {
   llmModel: null,
   llmBaseUrl: null,
   hasLlmApiKey: true,
+  csatEnabled: true,
+  csatQuestion: 'How did we do?',
   training: { status: 'idle', progress: 0, knowledgeVersion: 0, liveVersion: null, liveAt: null, error: null, metrics: null },
   stats: { replies: 0, escalations: 0, averageConfidence: null },
   updatedAt: null,
@@ -56,6 +58,11 @@ describe('the agent form', () => {
     expect(result.success).toBe(true);
     expect(result.data).not.toHaveProperty('llmApiKey');
     expect(result.data).toMatchObject({ businessHours: null, responseDelaySeconds: 2, disabledChannelIds: [CHANNEL_OFF], llmModel: null });
+  });
+
+  it('sends the rating request settings; an empty question gets the contract’s message', () => {
+    expect(toAgentBody(form({ csatEnabled: false, csatQuestion: 'Did we help?' }))).toMatchObject({ csatEnabled: false, csatQuestion: 'Did we help?' });
+    expect(errorsOf(form({ csatQuestion: '  ' }))).toMatchObject({ csatQuestion: 'Rating question is required' });
   });
 
   it('sends a new key for a hosted engine, null to remove it, and the base URL only for an OpenAI-compatible server', () => {

@@ -43,6 +43,9 @@ export interface AgentForm {
   llmApiKey: string;
   /** Remove the stored key on save. */
   removeApiKey: boolean;
+  /** Ask customers for a rating when a conversation is resolved. */
+  csatEnabled: boolean;
+  csatQuestion: string;
 }
 
 export function toAgentForm(agent: AgentView, fallbackTimeZone: string): AgentForm {
@@ -69,6 +72,8 @@ export function toAgentForm(agent: AgentView, fallbackTimeZone: string): AgentFo
     llmBaseUrl: agent.llmBaseUrl ?? '',
     llmApiKey: '',
     removeApiKey: false,
+    csatEnabled: agent.csatEnabled,
+    csatQuestion: agent.csatQuestion,
   };
 }
 
@@ -110,6 +115,8 @@ export function toAgentBody(form: AgentForm): Record<string, unknown> {
     llmMode: form.llmMode,
     llmModel: llm ? orNull(form.llmModel) : null,
     llmBaseUrl: usesBaseUrl(form.engine) ? orNull(form.llmBaseUrl) : null,
+    csatEnabled: form.csatEnabled,
+    csatQuestion: form.csatQuestion,
   };
   // Absent keeps the stored key; null removes it.
   if (form.removeApiKey) body['llmApiKey'] = null;

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { MessageView } from '@common/api/conversations';
-import { DeliveryStatus } from './message-thread';
+import { DeliveryStatus, SurveyNote } from './message-thread';
 
 const reply = (over: Partial<MessageView>): MessageView =>
   ({
@@ -35,5 +35,29 @@ describe('a reply’s delivery status in the thread', () => {
     const sent = render(reply({ status: 'sent' }));
     expect(sent).toContain('Sent');
     expect(sent).not.toContain('<button');
+  });
+});
+
+describe('a satisfaction survey in the thread', () => {
+  const survey = (over: Partial<NonNullable<MessageView['survey']>>): NonNullable<MessageView['survey']> => ({
+    id: '00000000-0000-4000-8000-000000000009',
+    status: 'pending',
+    rating: null,
+    comment: null,
+    answeredAt: null,
+    expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+    ...over,
+  });
+
+  it('shows the rating and comment once answered', () => {
+    const html = renderToStaticMarkup(<SurveyNote survey={survey({ status: 'answered', rating: 4, comment: 'Quick', answeredAt: new Date().toISOString() })} />);
+    expect(html).toContain('Rated 4/5 · Good');
+    expect(html).toContain('“Quick”');
+  });
+
+  it('says a pending survey waits, and one past its time expired', () => {
+    expect(renderToStaticMarkup(<SurveyNote survey={survey({})} />)).toContain('waiting for the customer’s rating');
+    expect(renderToStaticMarkup(<SurveyNote survey={survey({ expiresAt: new Date(Date.now() - 1000).toISOString() })} />)).toContain('expired without a rating');
+    expect(renderToStaticMarkup(<SurveyNote survey={survey({ status: 'expired' })} />)).toContain('expired without a rating');
   });
 });

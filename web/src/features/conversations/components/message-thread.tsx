@@ -1,7 +1,8 @@
-import { AlertCircle, Bot, Check, CheckCheck, CircleHelp, Clock, RotateCcw, UserRound } from 'lucide-react';
-import { useEffect, useLayoutEffect, useRef } from 'react';
+import { AlertCircle, Bot, Check, CheckCheck, CircleHelp, Clock, RotateCcw, Star, UserRound } from 'lucide-react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { toast } from 'sonner';
 import type { MessageView } from '@common/api/conversations';
+import { ratingLabel } from '@common/messaging/satisfaction';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
@@ -57,13 +58,38 @@ export function DeliveryStatus({ message }: { message: MessageView }) {
   );
 }
 
+/** A satisfaction survey's state under its request, and the rating on the customer's answer (docs/satisfaction.md). */
+export function SurveyNote({ survey }: { survey: NonNullable<MessageView['survey']> }) {
+  // When the thread was shown: a survey that runs out while it stays open updates with the next load.
+  const [shownAt] = useState(Date.now);
+  const expired = survey.status === 'expired' || (survey.status === 'pending' && Date.parse(survey.expiresAt) <= shownAt);
+  if (survey.status === 'answered' && survey.rating !== null) {
+    return (
+      <span className="flex flex-wrap items-center gap-1 text-xs" data-testid="survey-note">
+        <Star aria-hidden className="size-3.5 fill-amber-400 text-amber-400" />
+        <span className="font-medium text-foreground">Rated {ratingLabel(survey.rating)}</span>
+        {survey.comment ? <span className="text-muted-foreground">— “{survey.comment}”</span> : null}
+      </span>
+    );
+  }
+  return (
+    <span className="flex items-center gap-1 text-xs text-muted-foreground" data-testid="survey-note">
+      <Star aria-hidden className="size-3.5" />
+      {expired ? 'Satisfaction survey expired without a rating' : 'Satisfaction survey: waiting for the customer’s rating'}
+    </span>
+  );
+}
+
 function MessageBubble({ message }: { message: MessageView }) {
   const side = messageSide(message);
   const attachment = attachmentLabel(message);
   if (side === 'center') {
     return (
       <li className="flex justify-center">
-        <p className="max-w-[80%] rounded-md bg-muted px-3 py-1.5 text-center text-xs text-muted-foreground">{message.content}</p>
+        <div className="grid max-w-[80%] justify-items-center gap-1 rounded-md bg-muted px-3 py-1.5 text-center text-xs text-muted-foreground">
+          <p className="break-words whitespace-pre-wrap">{message.content}</p>
+          {message.survey ? <SurveyNote survey={message.survey} /> : null}
+        </div>
       </li>
     );
   }
@@ -96,6 +122,8 @@ function MessageBubble({ message }: { message: MessageView }) {
             <span className="text-xs text-muted-foreground">
               Confidence <span className="font-medium text-foreground tabular-nums">{formatConfidence(message.aiConfidence)}</span>
             </span>
+          ) : message.survey && message.direction === 'inbound' ? (
+            <SurveyNote survey={message.survey} />
           ) : (
             <span />
           )}

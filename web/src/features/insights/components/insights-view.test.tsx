@@ -8,7 +8,7 @@ import { ReportsTab } from './reports-tab';
 import { TrendsTab } from './trends-tab';
 
 const CLIENT = '4f1c2a8e-3b7d-4c6e-9a1f-2d3e4f5a6b7c';
-const totals = { conversations: 12, messages: 40, answered: 11, resolved: 8, automated: 5, handedOff: 3, reopened: 1 };
+const totals = { conversations: 12, messages: 40, answered: 11, resolved: 8, automated: 5, handedOff: 3, reopened: 1, ratings: 0, satisfied: 0 };
 
 /** A view as the server sends it, checked against the contract so the fixture cannot drift from it. */
 const VIEW: InsightsView = insightsView.parse({

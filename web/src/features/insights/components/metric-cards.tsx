@@ -119,6 +119,7 @@ export function MetricCards({ view }: { view: InsightsView }) {
         <MetricCard
           title="Customer Satisfaction"
           value={formatSatisfaction(metrics.satisfaction.value)}
+          note={view.totals.ratings === 0 ? 'No ratings in this period' : `Mean of ${view.totals.ratings} rating${view.totals.ratings === 1 ? '' : 's'} (1–5)`}
           change={figureChange(metrics.satisfaction, 'percent')}
           better="higher"
           icon={Star}

@@ -7,7 +7,7 @@ function client(name: string, conversations: number, firstResponse: number | nul
     clientId: `00000000-0000-4000-8000-${String(conversations).padStart(12, '0')}`,
     name,
     status: 'active',
-    totals: { conversations, messages: conversations * 3, answered: 0, resolved: 0, automated: 0, handedOff: 0, reopened: 0 },
+    totals: { conversations, messages: conversations * 3, answered: 0, resolved: 0, automated: 0, handedOff: 0, reopened: 0, ratings: 0, satisfied: 0 },
     medianFirstResponseSeconds: firstResponse,
     medianResolutionSeconds: null,
     automatedResolutionRate: null,
