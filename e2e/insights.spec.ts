@@ -65,7 +65,9 @@ test.describe('Analytics and Insights', () => {
       await expect(page.getByRole('region', { name: 'Median First Response' })).toBeVisible();
       await expect(page.getByRole('region', { name: 'Automated Resolution' })).toBeVisible();
       // Nothing collects ratings yet: the card says so instead of a number.
-      await expect(metric(page, 'Customer Satisfaction')).toHaveText('Customer ratings are not collected yet');
+      // Customers are asked for ratings; nobody rated these conversations.
+      await expect(metric(page, 'Customer Satisfaction')).toHaveText('—');
+      await expect(page.getByRole('region', { name: 'Customer Satisfaction' })).toContainText('No ratings in this period');
 
       // The period is kept in the URL across a reload.
       await choose(page, 'Period', 'Last 24 hours');

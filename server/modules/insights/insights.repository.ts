@@ -80,6 +80,19 @@ interface FactsRow {
 export class InsightsRepository {
   constructor(private readonly db: Db) {}
 
+  /**
+   * A read without parallel workers. PostgreSQL plans the grouped reads of a large period (per
+   * agent, per client) with parallel workers; on a server with few cores their start-up and
+   * gathering cost more than they save — measured on 1M messages: 130–145 ms with them, 18–26 ms
+   * without (docs/insights.md, "Speed"). The setting lasts for the transaction only.
+   */
+  async #serial<T>(read: (db: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
+      return read(trx);
+    });
+  }
+
   /** Holds each conversation's advisory lock until `trx` ends (taken in key order). */
   async lockConversations(trx: Db, conversationIds: readonly string[]): Promise<void> {
     if (conversationIds.length === 0) return;
@@ -431,13 +444,13 @@ export class InsightsRepository {
    * conversations first.
    */
   async byClient(period: PeriodFilter): Promise<(PeriodSummary & { clientId: string; name: string; status: string })[]> {
-    const { rows } = await sql<Record<string, unknown>>`
+    const { rows } = await this.#serial((db) => sql<Record<string, unknown>>`
       select c.id as client_id, c.company_name as name, c.status, ${summaryColumns()}
       from clients c
       left join conversation_service_levels s on s.client_id = c.id and s.created_at >= ${period.from} and s.created_at < ${period.until}
       ${period.clientId === null ? sql`` : sql`where c.id = ${period.clientId}::uuid`}
       group by c.id, c.company_name, c.status
-      order by count(s.conversation_id) desc, c.company_name, c.id`.execute(this.db);
+      order by count(s.conversation_id) desc, c.company_name, c.id`.execute(db));
     return rows.map((row) => ({ clientId: String(row.clientId), name: String(row.name), status: String(row.status), ...summaryOf(row) }));
   }
 
@@ -446,7 +459,7 @@ export class InsightsRepository {
    * person over the conversations counted for them (`agent_id`); most conversations first.
    */
   async agentPerformance(period: PeriodFilter): Promise<AgentRow[]> {
-    const { rows } = await sql<Record<string, unknown>>`
+    const { rows } = await this.#serial((db) => sql<Record<string, unknown>>`
       select 'ai' as kind, s.client_id::text as id, coalesce(a.name, 'AI agent') as name, c.company_name as client_name, ${summaryColumns()}
       from conversation_service_levels s
       join clients c on c.id = s.client_id
@@ -459,7 +472,7 @@ export class InsightsRepository {
       join users u on u.id = s.agent_id
       where s.agent_id is not null and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
       group by s.agent_id, u.full_name
-      order by conversations desc, name, id`.execute(this.db);
+      order by conversations desc, name, id`.execute(db));
     return rows.map((row) => ({
       kind: row.kind === 'ai' ? 'ai' : 'person',
       id: String(row.id),
