@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
-const alias = {
-  '@': path.resolve(import.meta.dirname, 'web/src'),
-  '@common': path.resolve(import.meta.dirname, 'common'),
-};
-
 export default defineConfig({
-  resolve: { alias },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname, 'web/src'),
+      '@common': path.resolve(import.meta.dirname, 'common'),
+    },
+  },
   test: {
     pool: 'forks',
     maxWorkers: 2,
@@ -16,7 +16,8 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       {
-        resolve: { alias },
+        // The root's test options (pool, workers, time limits, reporters) apply here too.
+        extends: true,
         test: {
           name: 'server',
           include: ['server/**/*.test.ts', 'bench/**/*.test.ts', 'eval/**/*.test.ts', 'common/**/*.test.ts', 'scripts/**/*.test.ts', 'test/**/*.test.ts'],
@@ -31,7 +32,7 @@ export default defineConfig({
         },
       },
       {
-        resolve: { alias },
+        extends: true,
         test: {
           name: 'web',
           include: ['web/src/**/*.test.{ts,tsx}'],

@@ -184,12 +184,22 @@ describe.each(ENGINES)('public events (%s)', (engine) => {
     const again = await app.services.messaging.recordInbound(channel, text('visitor-take', 'w-take-2', 'one more question'));
     await settle();
     const types = (await eventsOf({ conversationId: other.conversationId })).map((e) => e.type);
-    expect(types).toEqual(['conversation.created', 'message.received', 'conversation.escalated', 'conversation.resolved', 'message.received', 'conversation.reopened']);
+    // After the resolution, the satisfaction survey's request goes out (docs/satisfaction.md).
+    expect(types).toEqual([
+      'conversation.created',
+      'message.received',
+      'conversation.escalated',
+      'conversation.resolved',
+      'message.sent',
+      'message.received',
+      'conversation.reopened',
+    ]);
     const all = await eventsOf({ conversationId: other.conversationId });
     for (const e of all) expectValid(e.envelope);
     expect(all[2]!.envelope).toMatchObject({ performed_by: { kind: 'user', user_id: userId }, data: { reason: 'A person took over the conversation' } });
     expect(all[3]!.envelope.data).toMatchObject({ conversation: { status: 'resolved' } });
-    expect(all[5]!.envelope.data).toMatchObject({ message_id: again.messageId });
+    expect(all[4]!.envelope.data).toMatchObject({ message: { sender_type: 'system' } });
+    expect(all[6]!.envelope.data).toMatchObject({ message_id: again.messageId });
   });
 
   it('conversation.reopened by a person who moves a resolved conversation back, once per change, without the customer-reopen notice', async () => {

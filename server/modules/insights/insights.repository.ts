@@ -537,9 +537,9 @@ export class InsightsRepository {
             then (m.ai->'sources'->0->>'kind') || ':' || (m.ai->'sources'->0->>'id') else 'unmatched' end as key,
           m.ai->'sources'->0->>'title' as title
         from messages m
-        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+        where ${AI_REPLY_TO_QUESTION}
           and m.created_at >= ${previousFrom} and m.created_at < ${period.until}
-          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+          ${messageClientFilter(period)}
       )
       select key, max(title) filter (where key <> 'unmatched') as title,
         count(*) filter (where current) as count,
@@ -567,10 +567,10 @@ export class InsightsRepository {
     const { rows } = await sql<{ content: string }>`
       select q.content from (
         select m.conversation_id, m.created_at from messages m
-        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+        where ${AI_REPLY_TO_QUESTION}
           and not (jsonb_typeof(m.ai->'sources'->0) = 'object' and coalesce(m.ai_confidence, 0) >= ${matchFloor})
           and m.created_at >= ${period.from} and m.created_at < ${period.until}
-          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+          ${messageClientFilter(period)}
         order by m.created_at desc limit ${limit * 3}) r
       cross join lateral (
         select i.content from messages i
@@ -592,9 +592,9 @@ export class InsightsRepository {
       ), replies as (
         select date_trunc('hour', m.created_at) as hour, sum(m.ai_confidence) as confidence_sum, count(m.ai_confidence) as confidence_count
         from messages m
-        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+        where ${AI_REPLY_TO_QUESTION}
           and m.created_at >= ${period.from} and m.created_at < ${period.until}
-          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+          ${messageClientFilter(period)}
         group by 1
       )
       select coalesce(c.hour, r.hour) as hour, coalesce(c.n, 0) as conversations, coalesce(r.confidence_sum, 0) as confidence_sum,
@@ -608,9 +608,9 @@ export class InsightsRepository {
       ), replies as (
         select ch.kind, sum(m.ai_confidence) as confidence_sum, count(m.ai_confidence) as confidence_count
         from messages m join channels ch on ch.id = m.channel_id
-        where m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')
+        where ${AI_REPLY_TO_QUESTION}
           and m.created_at >= ${period.from} and m.created_at < ${period.until}
-          ${period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`}
+          ${messageClientFilter(period)}
         group by 1
       )
       select coalesce(c.kind, r.kind) as kind, coalesce(c.n, 0) as conversations, coalesce(r.confidence_sum, 0) as confidence_sum,
@@ -699,6 +699,16 @@ function summaryOf(row: Record<string, unknown>): PeriodSummary {
     resolutionSeconds: numOrNull(row.resolutionSeconds),
     resolutionBusinessSeconds: numOrNull(row.resolutionBusinessSeconds),
   };
+}
+
+/**
+ * The AI's replies to customers' questions (`messages` aliased `m`): answers, hand-offs and
+ * "please rephrase" texts — greetings and away texts answer no question.
+ */
+const AI_REPLY_TO_QUESTION = sql`m.sender_type = 'ai' and m.direction = 'outbound' and m.ai->>'decision' in ('answer', 'handoff', 'fallback')`;
+
+function messageClientFilter(period: PeriodFilter) {
+  return period.clientId === null ? sql`` : sql`and m.client_id = ${period.clientId}::uuid`;
 }
 
 function clientFilter(period: PeriodFilter) {
