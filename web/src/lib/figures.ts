@@ -86,3 +86,6 @@ export function monthLabel(month: string): string {
 export function statusLabel(status: string): string {
   return status === '' ? status : `${status.charAt(0).toUpperCase()}${status.slice(1)}`;
 }
+
+/** What a satisfaction figure says while customers are not asked for ratings. */
+export const RATINGS_NOT_COLLECTED = 'Customer ratings are not collected yet';

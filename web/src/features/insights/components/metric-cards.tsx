@@ -1,7 +1,6 @@
 import { ArrowDown, ArrowRight, ArrowUp, Bot, Clock, MessagesSquare, Star, type LucideIcon } from 'lucide-react';
-import { useId } from 'react';
 import type { InsightsView } from '@common/api/insights';
-import { Card, CardContent } from '@/components/ui/card';
+import { FigureCard } from '@/components/figure-card';
 import { cn } from '@/lib/cn';
 import {
   changeTone,
@@ -11,11 +10,12 @@ import {
   formatRate,
   formatSatisfaction,
   NONE,
+  RATINGS_NOT_COLLECTED,
   type BetterWhen,
   type FigureChange,
 } from '@/lib/figures';
 
-export const RATINGS_NOT_COLLECTED = 'Customer ratings are not collected yet';
+export { RATINGS_NOT_COLLECTED };
 
 const TONE_CLASS = { good: 'text-success', bad: 'text-destructive', neutral: 'text-muted-foreground' } as const;
 const DIRECTION_WORD = { up: 'Up', down: 'Down', flat: 'No change' } as const;
@@ -59,23 +59,10 @@ function MetricCard({
   better: BetterWhen;
   icon: LucideIcon;
 }) {
-  const titleId = useId();
   return (
-    <Card role="region" aria-labelledby={titleId} className="gap-2 py-4">
-      <CardContent className="grid gap-1 px-4">
-        <div className="flex items-center justify-between gap-2">
-          <h2 id={titleId} className="text-sm font-normal text-muted-foreground">
-            {title}
-          </h2>
-          <Icon aria-hidden className="size-4 shrink-0 text-primary" />
-        </div>
-        <p data-testid="metric-value" className={cn('font-semibold tabular-nums', change ? 'text-2xl' : 'text-sm')}>
-          {value}
-        </p>
-        {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
-        {change ? <Change change={change} better={better} /> : null}
-      </CardContent>
-    </Card>
+    <FigureCard title={title} value={value} note={note} icon={Icon} small={!change}>
+      {change ? <Change change={change} better={better} /> : null}
+    </FigureCard>
   );
 }
 

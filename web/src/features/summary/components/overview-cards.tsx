@@ -1,30 +1,12 @@
 import { Bot, Clock, MessagesSquare, Star, UserRoundCheck, type LucideIcon } from 'lucide-react';
-import { useId } from 'react';
 import type { SummaryView } from '@common/api/summary';
-import { Card, CardContent } from '@/components/ui/card';
-import { cn } from '@/lib/cn';
-import { formatCount, formatDuration, formatRate, formatSatisfaction } from '@/lib/figures';
+import { FigureCard } from '@/components/figure-card';
+import { formatCount, formatDuration, formatRate, formatSatisfaction, RATINGS_NOT_COLLECTED } from '@/lib/figures';
 
-export const RATINGS_NOT_COLLECTED = 'Customer ratings are not collected yet';
+export { RATINGS_NOT_COLLECTED };
 
-function OverviewCard({ title, value, note, icon: Icon, small = false }: { title: string; value: string; note?: string; icon: LucideIcon; small?: boolean }) {
-  const titleId = useId();
-  return (
-    <Card role="region" aria-labelledby={titleId} className="gap-2 py-4">
-      <CardContent className="grid gap-1 px-4">
-        <div className="flex items-center justify-between gap-2">
-          <h2 id={titleId} className="text-sm font-normal text-muted-foreground">
-            {title}
-          </h2>
-          <Icon aria-hidden className="size-4 shrink-0 text-primary" />
-        </div>
-        <p data-testid="metric-value" className={cn('font-semibold tabular-nums', small ? 'text-sm' : 'text-2xl')}>
-          {value}
-        </p>
-        {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
-      </CardContent>
-    </Card>
-  );
+function OverviewCard(props: { title: string; value: string; note?: string; icon: LucideIcon; small?: boolean }) {
+  return <FigureCard {...props} />;
 }
 
 /**
