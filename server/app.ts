@@ -99,6 +99,7 @@ import { registerPublicSite, rendererFromFile, type Assets } from './http/public
 import { registerWebApp } from './http/web-app';
 import { hintOf } from './jobs/define-job';
 import { JobQueue } from './jobs/queue';
+import { Scheduler } from './jobs/schedule';
 import { type Clock, systemClock } from './lib/clock';
 import { loggerOptions } from './lib/logger';
 import { createGuardedHttp, TrustedOrigins } from './lib/guarded-http';
@@ -179,6 +180,8 @@ export interface ParleyApp {
    */
   handle: (request: IncomingMessage, response: ServerResponse) => void;
   queue: JobQueue;
+  /** Recurring jobs (registered by app.ts; started with the queue). */
+  scheduler: Scheduler;
   logger: Logger;
   routes: RegisteredRoute[];
   services: ParleyServices;
@@ -198,6 +201,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const deliveryPressure = new DeliveryPressure();
   const queue = new JobQueue(database, { logger, concurrency: config.jobConcurrency, pause: () => deliveryPressure.high() });
   const events = new EventBus(database, logger, { jobChannel: queue.channel });
+  // Recurring jobs (daily and weekly), once per period across instances (server/jobs/schedule.ts).
+  const scheduler = new Scheduler({ db, queue, logger });
   const secretBox = options.secretBox ?? loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
   // Refuses to start with a key that cannot open this database's secrets (SecretsKeyMismatchError).
   await checkSecretsKey(db, secretBox);
@@ -624,6 +629,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   // JOB_CONCURRENCY=0: a web-only instance; workers elsewhere on the database run the jobs.
   if (options.startJobs !== false && config.jobConcurrency > 0) {
     await queue.start();
+    await scheduler.start();
     // Events older than 30 days go (docs/events.md, Retention), and so do deliveries that finished before then (docs/webhooks.md).
     publicEvents.startRetention();
     hooks.startRetention();
@@ -633,6 +639,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     server,
     handle,
     queue,
+    scheduler,
     logger,
     routes,
     services,

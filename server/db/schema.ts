@@ -213,6 +213,13 @@ export interface NotificationsTable {
 }
 
 export type JobStatus = 'queued' | 'running' | 'completed' | 'failed';
+/** A recurring job's period that ran to the end (server/jobs/schedule.ts). */
+export interface ScheduledRunsTable {
+  name: string;
+  period: string;
+  ranAt: ColumnType<Date, Date | string | undefined, never>;
+}
+
 export interface JobsTable {
   id: Generated<number>;
   name: string;
@@ -930,6 +937,7 @@ export interface DB {
   serviceLevelEvents: ServiceLevelEventsTable;
   serviceLevelDaily: ServiceLevelDailyTable;
   satisfactionSurveys: SatisfactionSurveysTable;
+  scheduledRuns: ScheduledRunsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -25,6 +25,7 @@ import * as contactFormEvent from './0025-contact-form-event';
 import * as jobCoalescing from './0026-job-coalescing';
 import * as insights from './0027-insights';
 import * as satisfaction from './0028-satisfaction';
+import * as scheduledRuns from './0029-scheduled-runs';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0026-job-coalescing': jobCoalescing,
   '0027-insights': insights,
   '0028-satisfaction': satisfaction,
+  '0029-scheduled-runs': scheduledRuns,
 };
