@@ -4,6 +4,12 @@
  * present (and the states that live in the URL: an open conversation, client, tab): the page must
  * not scroll sideways. A failure names the elements that stick out past the
  * viewport (the innermost ones, where the fix usually belongs).
+ *
+ * It is also the tour of every page for the Content-Security-Policy check (the auto fixture fails a
+ * test on any violation or uncaught error): each page must render something, under its own title
+ * (and a public page with its description). Signed out and as an admin every path is visited,
+ * aliases included; a manager and a client visit each of their own pages once (the public pages
+ * and the aliases show them nothing the admin's tour has not).
  */
 import type { Page } from '@playwright/test';
 import { canOpen, PAGE_ROUTES, type PageRoute } from '../common/routes';
@@ -67,6 +73,40 @@ function pathsFor(role: Role | null, slug = 'no-such-post'): string[] {
     .flatMap((route) => route.paths.map((path) => path.replace(':slug', slug)));
 }
 
+/** The first path of each page only `role`'s signed-in users may open (no public pages, no aliases). */
+function ownPagesOf(role: Role): string[] {
+  return (Object.values(PAGE_ROUTES) as PageRoute[]).filter((route) => route.access !== 'public' && canOpen(route.access, role)).map((route) => route.paths[0]!);
+}
+
+/** The app's root, or the main element of a page the server rendered (the public site has no #root). */
+const RENDERED = '#root, main#main';
+
+/**
+ * Resolves once no request of the page has been in flight for `quietMs`: the lazy screen's chunk
+ * and its queries have loaded (Playwright's `networkidle` waits 500 ms after the last one).
+ */
+function quietNetwork(page: Page): (quietMs?: number) => Promise<void> {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const started = () => {
+    inFlight += 1;
+    lastChange = Date.now();
+  };
+  const ended = () => {
+    inFlight = Math.max(0, inFlight - 1);
+    lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  return async (quietMs = 250) => {
+    const deadline = Date.now() + 20_000;
+    while ((inFlight > 0 || Date.now() - lastChange < quietMs) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+  };
+}
+
 /** A published post with a long unbroken title, a wide table and a long link in its body. */
 async function publishLongPost(playwright: Parameters<typeof apiAs>[0], baseURL: string): Promise<string> {
   const api = await apiAs(playwright, baseURL);
@@ -89,11 +129,17 @@ async function publishLongPost(playwright: Parameters<typeof apiAs>[0], baseURL:
 }
 
 async function expectNoSidewaysScroll(page: Page, paths: readonly string[], who: string): Promise<void> {
+  const settled = quietNetwork(page);
   for (const path of paths) {
     await page.goto(path);
-    await page.waitForLoadState('networkidle');
+    await settled();
     // Lazy screens and their queries settle; give layout two frames after the last response.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    await expect.soft(page.locator(RENDERED).first(), `${path} as ${who} renders`).not.toBeEmpty();
+    await expect.soft(page, `${path} as ${who} has its own title`).toHaveTitle(/Parley/u);
+    if (who === 'a visitor' && !path.includes('reset-password')) {
+      await expect.soft(page.locator('head > meta[name="description"]'), `${path} has a description`).toHaveCount(1);
+    }
     const { scrollWidth, offenders } = await measure(page);
     const landed = new URL(page.url()).pathname;
     expect
@@ -164,13 +210,18 @@ test.describe('at 390 px no page scrolls sideways', () => {
     `/summary?client=${clientId}&tab=trends`,
   ];
 
-  test('as an admin: every page an admin may open', async ({ page, playwright, baseURL }) => {
+  test('as an admin: every page an admin may open, aliases and public pages included', async ({ page, playwright, baseURL }) => {
+    await seed(playwright, baseURL!);
+    await signInPage(page, ADMIN.email, ADMIN.password);
+    await expectNoSidewaysScroll(page, pathsFor('admin'), 'admin');
+  });
+
+  test('as an admin: the states in the URL, with data', async ({ page, playwright, baseURL }) => {
     const { clientId, conversationId } = await seed(playwright, baseURL!);
     await signInPage(page, ADMIN.email, ADMIN.password);
     await expectNoSidewaysScroll(
       page,
       [
-        ...pathsFor('admin'),
         ...opened(clientId, conversationId),
         `/admin/clients?client=${clientId}`,
         `/settings?tab=agents&client=${clientId}`,
@@ -190,12 +241,12 @@ test.describe('at 390 px no page scrolls sideways', () => {
     const { clientId, conversationId } = await seed(playwright, baseURL!);
     const manager = await createUser(playwright, baseURL!, 'manager');
     await signInPage(page, manager.email, manager.password);
-    await expectNoSidewaysScroll(page, [...pathsFor('manager'), ...opened(clientId, conversationId)], 'manager');
+    await expectNoSidewaysScroll(page, [...ownPagesOf('manager'), ...opened(clientId, conversationId)], 'manager');
   });
 
   test('as a client: every page a client may open', async ({ page, playwright, baseURL }) => {
     const { clientId, conversationId, clientUser } = await seed(playwright, baseURL!);
     await signInPage(page, clientUser.email, clientUser.password);
-    await expectNoSidewaysScroll(page, [...pathsFor('client'), ...opened(clientId, conversationId)], 'client');
+    await expectNoSidewaysScroll(page, [...ownPagesOf('client'), ...opened(clientId, conversationId)], 'client');
   });
 });

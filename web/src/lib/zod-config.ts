@@ -4,7 +4,9 @@
  * Its `jitless` setting turns both off, but it must be in place before the first schema module
  * (common/api/*) is evaluated, in whichever lazy chunk that happens. Zod keeps its settings on
  * `globalThis.__zod_globalConfig` (so that copies of zod share them), which lets main.tsx set it
- * before any chunk loads without shipping zod on the landing page. e2e/csp.spec.ts guards this.
+ * before any chunk loads without shipping zod on the landing page. The browser tests guard this: every
+ * test fails on a CSP violation (e2e/support/fixtures.ts), and e2e/narrow-screens.spec.ts visits
+ * every page.
  */
 declare global {
   var __zod_globalConfig: { jitless?: boolean } | undefined;
