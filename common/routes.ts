@@ -30,6 +30,8 @@ export const PAGE_ROUTES = {
   features: { paths: ['/features'], access: 'public' },
   clientSignup: { paths: ['/client-signup'], access: 'public' },
   unauthorized: { paths: ['/unauthorized', '/error/unauthorized'], access: 'public' },
+  // A share link of the AI Summary: read-only, opens without sign-in (common/api/summary-shares.ts).
+  sharedSummary: { paths: ['/shared/summary/:token'], access: 'public' },
 
   // The prototype shows no guard on /client-dashboard, but it shows one business's private data,
   // so it needs a signed-in user (docs/DECISIONS.md).
@@ -72,6 +74,16 @@ export type PageName = keyof typeof PAGE_ROUTES;
  */
 export const SITE_PAGES = ['home', 'services', 'about', 'contact', 'blog', 'blogPost', 'features'] as const satisfies readonly PageName[];
 export type SitePageName = (typeof SITE_PAGES)[number];
+
+/**
+ * Pages whose address is a secret (a share link's token): search engines are told not to index
+ * them (the server's `X-Robots-Tag`, the page's robots meta).
+ */
+export const UNLISTED_PAGES = ['sharedSummary'] as const satisfies readonly PageName[];
+
+export function isUnlistedPage(name: PageName): boolean {
+  return (UNLISTED_PAGES as readonly PageName[]).includes(name);
+}
 
 export function isSitePage(name: PageName): name is SitePageName {
   return (SITE_PAGES as readonly PageName[]).includes(name);

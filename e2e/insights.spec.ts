@@ -117,12 +117,22 @@ test.describe('Analytics and Insights', () => {
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(page.getByText('Refreshed', { exact: true })).toBeVisible();
 
-      // Reports: the CSV of the period and client on screen.
+      // Reports: the CSV and the PDF of the period and client on screen (Export Data offers both too).
       await page.getByRole('tab', { name: 'Reports' }).click();
       const csvLink = page.getByRole('link', { name: 'Download CSV' });
       await expect(csvLink).toHaveAttribute('href', `/api/v1/insights/export.csv?period=30d&clientId=${bakery.id}`);
-      await expect(page.getByRole('link', { name: 'Export Data' })).toHaveAttribute('href', `/api/v1/insights/export.csv?period=30d&clientId=${bakery.id}`);
-      await expect(page.getByText('PDF reports and e-mailed reports are not built yet.')).toBeVisible();
+      const pdfLink = page.getByRole('link', { name: 'Download PDF' });
+      await expect(pdfLink).toHaveAttribute('href', new RegExp(`^/api/v1/insights/report\\.pdf\\?period=30d&clientId=${bakery.id}&timeZone=`, 'u'));
+      await page.getByRole('button', { name: 'Export Data' }).click();
+      await expect(page.getByRole('menuitem', { name: 'CSV (spreadsheet)' })).toHaveAttribute('href', `/api/v1/insights/export.csv?period=30d&clientId=${bakery.id}`);
+      await expect(page.getByRole('menuitem', { name: 'PDF report' })).toHaveAttribute('href', new RegExp('^/api/v1/insights/report\\.pdf\\?', 'u'));
+      await page.keyboard.press('Escape');
+      const pdfDownloading = page.waitForEvent('download');
+      await pdfLink.click();
+      const pdf = await pdfDownloading;
+      expect(pdf.suggestedFilename()).toMatch(/^insights-report-.+\.pdf$/u);
+      expect((await fs.readFile(await pdf.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      await expect(page.getByRole('link', { name: 'choose them in your notification preferences' })).toHaveAttribute('href', '/profile?tab=notifications');
       const downloading = page.waitForEvent('download');
       await csvLink.click();
       const download = await downloading;

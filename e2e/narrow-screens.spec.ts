@@ -66,11 +66,11 @@ async function measure(page: Page): Promise<Overflow> {
   });
 }
 
-/** Every path of every page `role` may open (null: signed out), aliases included; `:slug` is a blog post's. */
+/** Every path of every page `role` may open (null: signed out), aliases included; `:slug` is a blog post's, `:token` a share link's (unknown here). */
 function pathsFor(role: Role | null, slug = 'no-such-post'): string[] {
   return (Object.values(PAGE_ROUTES) as PageRoute[])
     .filter((route) => canOpen(route.access, role))
-    .flatMap((route) => route.paths.map((path) => path.replace(':slug', slug)));
+    .flatMap((route) => route.paths.map((path) => path.replace(':slug', slug).replace(':token', 'no-such-share-link')));
 }
 
 /** The first path of each page only `role`'s signed-in users may open (no public pages, no aliases). */

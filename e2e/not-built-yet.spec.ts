@@ -9,7 +9,6 @@ import { ADMIN, signInPage } from './support/users';
 /** Path(s) → the header title (spec) and the one sentence of the page. */
 const SCREENS: readonly { paths: readonly string[]; title: string; notice: string }[] = [
   { paths: ['/client-dashboard'], title: 'Client Dashboard', notice: 'The Client Dashboard is not available yet.' },
-  { paths: ['/admin/production-status', '/production-readiness'], title: 'Production Readiness', notice: 'Production Readiness is not available yet.' },
 ];
 
 test.describe('screens not built yet', () => {

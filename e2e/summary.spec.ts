@@ -1,12 +1,14 @@
 /**
  * The AI Summary (issue 16 §3; spec part 2 "AI Summary page"): real conversations (signed WhatsApp
  * deliveries) answered by a client's AI agent from a small FAQ; the overview, the topic named after
- * the matched entry, the performance tables, the six months of trends, the export link, live
- * reloading, Refresh, a client user's own business only, and the error view.
+ * the matched entry, the performance tables, the six months of trends, the export menu (PDF and
+ * CSV), live reloading, Refresh, a client user's own business only, a share link opened signed out
+ * and revoked, and the error view.
  */
+import fs from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { STORE_FAQ as FAQ } from '../test/fixtures/store-faq';
-import { expect, test } from './support/fixtures';
+import { expect, newWatchedContext, test } from './support/fixtures';
 import { apiAs, createClient, createClientUser, createWhatsAppChannel, deliverWhatsAppText, unique, waId, type Api, type WhatsAppChannel } from './support/messaging';
 import { ADMIN, signInPage } from './support/users';
 
@@ -83,10 +85,18 @@ test.describe('AI Summary', () => {
       await expect(topic).toBeVisible();
       await expect(topic.getByRole('definition').first()).toHaveText('2');
 
-      // Export Report is the insights CSV of the same period and client; Share says it is not built.
-      await expect(page.getByRole('link', { name: 'Export Report' })).toHaveAttribute('href', `/api/v1/insights/export.csv?period=24h&clientId=${shop.id}`);
-      await expect(page.getByRole('button', { name: 'Share' })).toBeDisabled();
-      await expect(page.getByText('Sharing a read-only link is not built yet.')).toBeVisible();
+      // Export Report offers the summary's own PDF and CSV of the same period and client (and the browser's time zone).
+      await page.getByRole('button', { name: 'Export Report' }).click();
+      await expect(page.getByRole('menuitem', { name: 'PDF report' })).toHaveAttribute('href', new RegExp(`^/api/v1/summary/report\\.pdf\\?period=24h&clientId=${shop.id}&timeZone=`, 'u'));
+      const csvItem = page.getByRole('menuitem', { name: 'CSV (spreadsheet)' });
+      await expect(csvItem).toHaveAttribute('href', new RegExp(`^/api/v1/summary/export\\.csv\\?period=24h&clientId=${shop.id}&timeZone=`, 'u'));
+      const downloading = page.waitForEvent('download');
+      await csvItem.click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(/^ai-summary-.+\.csv$/u);
+      const csv = await fs.readFile(await download.path(), 'utf8');
+      expect(csv).toContain('Total conversations,2');
+      expect(csv).toContain(SHIPPING);
 
       // Performance: by hour of the day (24 rows adding up to the period's conversations) and by channel.
       await page.getByRole('tab', { name: 'Performance' }).click();
@@ -148,6 +158,52 @@ test.describe('AI Summary', () => {
       await expect(page.getByRole('region', { name: SHIPPING })).toBeVisible();
       await expect(page.getByRole('link', { name: 'Open AI Agents' })).toHaveCount(0);
     } finally {
+      await api.dispose();
+    }
+  });
+
+  test('a share link shows the summary read-only without sign-in until it is revoked', async ({ page, browser, playwright, baseURL, problems }) => {
+    const api = await apiAs(playwright, baseURL!);
+    // Signed out, in a browser context of its own.
+    const visitor = await newWatchedContext(browser, problems, { baseURL: baseURL! });
+    try {
+      const shop = await createClient(api, unique('Summary Shared Shop'));
+      const channel = await createWhatsAppChannel(api, shop.id);
+      await agentWithFaq(api, shop.id);
+      await ask(api, channel, [SHIPPING]);
+      await waitForSummary(api, shop.id, 1, 1);
+
+      await signInPage(page, ADMIN.email, ADMIN.password);
+      await page.goto(`/summary?client=${shop.id}`);
+      await expect(metric(page, 'Total Conversations')).toHaveText('1');
+      await page.getByRole('button', { name: 'Share' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Share this summary' });
+      await dialog.getByRole('radio', { name: '1 day' }).check();
+      await dialog.getByRole('button', { name: 'Create link' }).click();
+      const link = await dialog.getByRole('textbox', { name: 'Share link' }).inputValue();
+      expect(link).toMatch(/\/shared\/summary\/[A-Za-z0-9_-]{43}$/u);
+      await expect(dialog.getByRole('list', { name: 'Share links' }).getByText(shop.companyName)).toBeVisible();
+
+      // Signed out: the same figures, read-only.
+      const shared = await visitor.newPage();
+      await shared.goto(new URL(link).pathname);
+      await expect(shared.getByTestId('shared-banner')).toHaveText(/^Shared read-only view · expires /u);
+      await expect(shared.getByRole('heading', { level: 1 })).toHaveText('AI Summary');
+      await expect(shared.getByText(shop.companyName)).toBeVisible();
+      await expect(metric(shared, 'Total Conversations')).toHaveText('1');
+      await expect(shared.getByRole('region', { name: SHIPPING })).toBeVisible();
+      await expect(shared.getByRole('button', { name: 'Share' })).toHaveCount(0);
+      await expect(shared.getByRole('button', { name: 'Export Report' })).toHaveCount(0);
+      await expect(shared.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+
+      // Revoked: the link says so.
+      await dialog.getByRole('button', { name: /^Revoke the link to /u }).first().click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+      await expect(page.getByText('Link revoked', { exact: true })).toBeVisible();
+      await shared.reload();
+      await expect(shared.getByRole('heading', { name: 'This link has expired or was revoked.' })).toBeVisible();
+    } finally {
+      await visitor.close();
       await api.dispose();
     }
   });

@@ -42,6 +42,7 @@ import { annotateInbound } from './modules/agents/intelligence';
 import { engineRegistry } from './modules/agents/engine-registry';
 import { EmbeddedEngine } from './modules/agents/engines/embedded/embedded-engine';
 import { configureWordVectors } from './modules/agents/engines/embedded/word-vectors';
+import { EmbeddedTextFeatures } from './modules/agents';
 import { trainAgentJob } from './modules/agents/train-agent.job';
 import { RealtimeHub } from './modules/realtime/realtime.hub';
 import { createRealtimeLoaders } from './modules/realtime/realtime.loaders';
@@ -76,7 +77,9 @@ import { WorkflowsService } from './modules/workflows/workflows.service';
 import { ContactRepository, ContactService, contactRoutes, NewsletterService, newsletterSubscribeJob, PublicFormLimits } from './modules/contact';
 import { BlogPostsService, ContentRepository, ContentService, contentRoutes, liveIntegrations } from './modules/content';
 import { EventsService } from './modules/events';
-import { InsightsService, insightsRoutes } from './modules/insights';
+import { ReadinessService, readinessDailyJob, readinessRoutes } from './modules/readiness';
+import { InsightsService, insightsRoutes, ReportsService, reportsRoutes } from './modules/insights';
+import { ReportEmailsService } from './modules/report-emails';
 import type { PublicEventSink } from './events/public-events';
 import { publicEventSchemas } from './http/public-event-schemas';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -84,7 +87,6 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { pino, type Logger } from 'pino';
 import packageJson from '../package.json' with { type: 'json' };
 import type { Config } from './config';
-import { createBackup } from './db/backup';
 import type { Database } from './db/database';
 import { AppError } from './lib/errors';
 import { accessPlugin, type RegisteredRoute } from './http/access';
@@ -128,6 +130,7 @@ import { SecurityEventsRepository } from './modules/security/security-events.rep
 import { SecurityEventsService } from './modules/security/security-events.service';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './cli/control.routes';
+import { BackupsService } from './modules/system/backups.service';
 import { HealthService } from './modules/system/health.service';
 import { checkSecretsKey } from './modules/system/secrets-key-check';
 import { systemRoutes } from './modules/system/system.routes';
@@ -435,8 +438,69 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     },
   });
 
-  // Service levels (issue 16 §1): per conversation and per client and day, kept current by the domain events.
-  const insights = new InsightsService({ db, events, queue, logger, clock, batchDelayMs: options.insightsBatchDelayMs });
+  // Service levels (issue 16 §1): per conversation and per client and day, kept current by the domain events;
+  // the AI Summary groups unanswered questions with the AI agent's text features (§3).
+  const insights = new InsightsService({ db, events, queue, logger, clock, batchDelayMs: options.insightsBatchDelayMs, textFeatures: new EmbeddedTextFeatures() });
+  // Reports by e-mail (issue 16 §5): daily (administrators) and weekly, each once per recipient and period.
+  const reportEmails = new ReportEmailsService({
+    db,
+    logger,
+    publicUrl: config.publicUrl,
+    ports: {
+      recipients: (kind) => (kind === 'daily' ? users.findReportRecipients('dailyReports', ['admin']) : users.findReportRecipients('weeklyReports')),
+      insights: (scope, query) => insights.overview(scope, query),
+      email: (to, email, trx) => emails.send(to, email, { db: trx }),
+    },
+  });
+  // Its report files (PDF, the summary's CSV) and the AI Summary's share links (issue 16 §2–3).
+  const reports = new ReportsService({ db, insights, publicUrl: config.publicUrl, clock });
+
+  // Backups of the embedded database, recorded (parley backup) so their age can be checked.
+  const backups = new BackupsService({ database, secretBox, version: VERSION, settings: new AppSettingsService(db) });
+  // Production readiness (issue 16 §4): every check reads its facts from the service that owns
+  // them. `health` and `server` are made further down; the checks only run once the app serves.
+  const readiness = new ReadinessService({
+    db,
+    logger,
+    clock,
+    hashKey: secret,
+    sources: {
+      config: {
+        env: config.env,
+        publicUrl: config.publicUrl,
+        secretsKeyFromEnv: config.secretsKey !== undefined,
+        databasePoolSize: config.databasePoolSize,
+        smtpUrl: config.smtp.url,
+        smtpFrom: config.smtp.from,
+        logLevel: config.logLevel,
+        webDistDir: config.webDistDir,
+        jobMaxAgeSeconds: config.health.jobMaxAgeSeconds,
+      },
+      engine: database.engine,
+      admins: () => users.findAdmins(),
+      health: () => health.report(),
+      jobOutcomes: (since) => health.jobOutcomes(since),
+      lastBackup: () => backups.lastBackup(),
+      emailDeliveries: (since, lateAfterMs) => emails.deliveryCounts(since, lateAfterMs, clock.now()),
+      findEmail: (id) => emails.findEmail(id),
+      sendEmail: (to, email, trx) => emails.send(to, email, trx ? { db: trx } : {}),
+      notify: (userId, input, trx) => notifications.notify(userId, input, trx),
+      sections: () => content.findSections(),
+      heroStats: () => content.findHeroStats(),
+      posts: () => blogPosts.findPosts(),
+      channels: () => channelsService.findChannels({}),
+      demoWidgetId: () => widget.findDemoWidget(),
+      firstResponse: async (from, to) => {
+        const medians = await insights.medians({ clientId: null }, { from, to });
+        return { conversations: medians.conversations, firstResponseSeconds: medians.firstResponseSeconds };
+      },
+      replyOutcomes: (since) => conversationsService.replyOutcomes(since),
+      site: async (sitePath) => {
+        const response = await server.inject({ method: 'GET', url: sitePath });
+        return { status: response.statusCode, body: response.body };
+      },
+    },
+  });
 
   const services: ParleyServices = {
     auth: authService,
@@ -470,6 +534,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     contact,
     newsletter,
     insights,
+    reportEmails,
+    readiness,
   };
 
   // Jobs
@@ -490,6 +556,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   satisfactionRequests.register();
   publicEvents.register();
   insights.register();
+  reportEmails.register(scheduler);
+  scheduler.register(readinessDailyJob, async () => {
+    await readiness.runDaily();
+  });
   // The reopen rule's notification; Messenger/Instagram contacts' names from the Graph API.
   new ReopenNotifier({ db, events, queue, notifications, users }).register();
   const contactProfiles = new ContactProfiles({ channels: channelsRepository, messaging, adapters, logger });
@@ -580,6 +650,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(channelsRoutes, { channelsService });
   await server.register(conversationsRoutes, { conversationsService });
   await server.register(insightsRoutes, { insightsService: insights });
+  await server.register(readinessRoutes, { readinessService: readiness });
+  await server.register(reportsRoutes, { reportsService: reports, publicRateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(chatsRoutes, { chatsService: chats });
   await server.register(realtimeRoutes, {
     hub: realtime,
@@ -599,7 +671,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(hooksRoutes, { hooksService: hooks });
   await server.register(contentRoutes, { contentService: content, blogPostsService: blogPosts });
   await server.register(contactRoutes, { contactService: contact, newsletterService: newsletter });
-  await server.register(controlRoutes, { services, backup: () => createBackup(database, secretBox, VERSION) });
+  await server.register(controlRoutes, { services, backup: () => backups.create() });
   const dev = config.env === 'development';
   const siteRenderer = options.site?.loadRenderer ?? rendererFromFile(path.resolve(config.webDistDir, '..', 'ssr', 'render.js'), { reload: dev });
   await registerPublicSite(server, {

@@ -31,6 +31,8 @@ import type { HooksService } from './modules/hooks';
 import type { BlogPostsService, ContentService } from './modules/content';
 import type { ContactService, NewsletterService } from './modules/contact';
 import type { InsightsService } from './modules/insights';
+import type { ReportEmailsService } from './modules/report-emails';
+import type { ReadinessService } from './modules/readiness';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -72,4 +74,8 @@ export interface ParleyServices {
   newsletter: NewsletterService;
   /** Service levels per conversation and per client and day (issue 16 §1). */
   insights: InsightsService;
+  /** The daily and weekly reports by e-mail (issue 16 §5). */
+  reportEmails: ReportEmailsService;
+  /** Production readiness: the 24 checks of this installation, their runs and the drop alerts (issue 16 §4). */
+  readiness: ReadinessService;
 }

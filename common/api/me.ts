@@ -96,12 +96,17 @@ export const findNotificationsQuery = z.object({ limit: z.coerce.number().int().
 export const unreadCountResponse = z.object({ count: z.number().int() });
 export type Notification = z.infer<typeof notification>;
 
-/** Profile "Notifications" tab (spec part 2 §3), with the spec's defaults. */
+/**
+ * Profile "Notifications" tab (spec part 2 §3), with the spec's defaults. `weeklyReports` and
+ * `dailyReports` (administrators; the spec's admin Notifications setting, part 1 §3) are the
+ * e-mailed reports (docs/insights.md, "Reports by e-mail"); `dailyReports` may be left out (off).
+ */
 export const notificationPreferences = z.object({
   emailNotifications: z.boolean(),
   messageAlerts: z.boolean(),
   weeklyReports: z.boolean(),
   securityAlerts: z.boolean(),
+  dailyReports: z.boolean().default(false),
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferences>;
 export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
@@ -109,4 +114,5 @@ export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
   messageAlerts: true,
   weeklyReports: false,
   securityAlerts: true,
+  dailyReports: false,
 };

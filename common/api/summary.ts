@@ -7,7 +7,8 @@
  *
  * Everything is computed from the period's conversations and the AI agent's replies: what the
  * customers asked is read from the knowledge-base entry the agent matched to each question (its
- * top candidate, even when it handed the question to a person).
+ * top candidate, even when it handed the question to a person); the questions it matched to none
+ * are grouped by their words (docs/insights.md, "Topics of unanswered questions").
  */
 import { z } from 'zod';
 import { checkPeriod, insightsPeriodKind } from './insights';
@@ -39,10 +40,14 @@ export type SummaryQuery = z.input<typeof summaryQuery>;
 export const SUMMARY_TOPIC_TYPES = ['trending', 'common', 'escalation'] as const;
 export const summaryTopicType = z.enum(SUMMARY_TOPIC_TYPES);
 
-/** A topic customers raised: one knowledge-base entry the agent matched, or the questions it matched to none. */
+/**
+ * A topic customers raised: one knowledge-base entry the agent matched, a group of alike questions
+ * it matched to none (clustered by the agent's text features), or the rest of those questions.
+ */
 export const summaryTopic = z.object({
-  /** The entry's id, or `unmatched`. */
+  /** `faq:<entry id>` / `article:<id>`, `unmatched:<reply id>` for a group of alike questions no entry matched, `unmatched` for the rest of those. */
   id: z.string(),
+  /** The entry's title; for a group of unmatched questions its most representative question. */
   title: z.string(),
   /** escalation: most of its questions went to a person; trending: at least half as many again as the period before; common: the rest. */
   type: summaryTopicType,
@@ -56,12 +61,20 @@ export const summaryTopic = z.object({
   handedOff: z.number().int(),
   /** One line, from the figures. */
   summary: z.string(),
-  /** The knowledge base has no entry for these questions (the unmatched group). */
+  /** A group of unmatched questions asked often enough (3 times in the period) to deserve an FAQ entry of its own. */
   missingFromKnowledgeBase: z.boolean(),
-  /** A few of the customers' own words (the unmatched group only), newest first. */
+  /** A few of the customers' own words: a group's most representative, the rest's newest first; none for an entry. */
   examples: z.array(z.string()),
+  /** The client whose customers asked: a group's own; for an entry the summary's client (null when it spans every client). */
+  clientId: z.uuid().nullable().default(null),
+  /** A group of unmatched questions: the question a new FAQ entry for it would start from (its most representative); else null. */
+  suggestedQuestion: z.string().nullable().default(null),
+  /** The group's other wordings, most representative first: the new entry's other example questions. */
+  variants: z.array(z.string()).default([]),
 });
 export type SummaryTopic = z.infer<typeof summaryTopic>;
+/** The id of the rest of the unmatched questions (in no group). */
+export const OTHER_UNMATCHED_TOPIC = 'unmatched';
 
 export const summaryBucket = z.object({
   key: z.string(),
@@ -87,7 +100,7 @@ export const summaryView = z.object({
     customerSatisfaction: z.number().nullable(),
   }),
   ratingsCollected: z.boolean(),
-  /** Topics, most questions first (the unmatched group wherever its count puts it). */
+  /** Topics, most questions first (the rest of the unmatched questions last among equals). */
   insights: z.array(summaryTopic),
   performance: z.object({
     /** 24 hours of the day in `timeZone`, 0 to 23. */

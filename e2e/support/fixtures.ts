@@ -47,6 +47,8 @@ function watch(page: Page, problems: string[]): void {
   page.on('console', (message) => {
     const text = message.text();
     if (/Content Security Policy|Refused to (load|execute|apply|connect|frame)/iu.test(text)) problems.push(`console: ${text}`);
+    // A render error the app's error boundary caught ("Something went wrong"): never a pageerror.
+    if (message.type() === 'error' && text.startsWith('Unhandled error in the page')) problems.push(`console: ${text.split('\n')[0]}`);
   });
 }
 

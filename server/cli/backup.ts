@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Config } from '../config';
-import { BACKUP_KEY_WARNING, BackupError, createBackup, isEmptyDir, readBackup } from '../db/backup';
+import { BACKUP_KEY_WARNING, BackupError, isEmptyDir, readBackup } from '../db/backup';
 import { embeddedDatabaseExists, NoDatabaseError, pgliteDir } from '../db/data-dir';
 import { acquireDataDirLock, type LockInfo } from '../db/data-dir-lock';
 import { CommandError } from './commands';
@@ -79,11 +79,12 @@ async function backupThroughServer(holder: LockInfo): Promise<Buffer> {
 }
 
 async function backupHere(config: Config): Promise<Buffer> {
-  const [{ openDatabase }, { loadSecretBox }, { checkSecretsKey }, { VERSION }] = await Promise.all([
+  const [{ openDatabase }, { loadSecretBox }, { checkSecretsKey }, { VERSION }, { AppSettingsService, BackupsService }] = await Promise.all([
     import('../db/database'),
     import('../lib/secret-box'),
     import('../modules/system/secrets-key-check'),
     import('../app'),
+    import('../modules/system'),
   ]);
   const lock = acquireDataDirLock(config.dataDir);
   try {
@@ -92,7 +93,8 @@ async function backupHere(config: Config): Promise<Buffer> {
       const secretBox = loadSecretBox({ secretsKey: config.secretsKey, dataDir: config.dataDir });
       // A backup with a key that cannot open its secrets would be useless when it is needed.
       await checkSecretsKey(database.db, secretBox);
-      return await createBackup(database, secretBox, VERSION);
+      // Recorded as the latest backup (the readiness check reads how old it is).
+      return await new BackupsService({ database, secretBox, version: VERSION, settings: new AppSettingsService(database.db) }).create();
     } finally {
       await database.close();
     }

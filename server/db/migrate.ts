@@ -48,3 +48,13 @@ export async function createMigrator(db: Db): Promise<Migrator> {
     migrationTableSchema: rows[0]?.name ?? 'public',
   });
 }
+
+/**
+ * The migrations this code knows and those the database records as applied, by name (the
+ * readiness check "migrations current": one it knows and the database lacks is pending; one the
+ * database has and it does not know was applied by a newer Parley).
+ */
+export async function findMigrationState(db: Db): Promise<{ known: string[]; applied: string[] }> {
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(db);
+  return { known: Object.keys(migrations).sort(), applied: rows.map((row) => row.name) };
+}

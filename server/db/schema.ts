@@ -881,6 +881,69 @@ export interface SatisfactionSurveysTable {
   createdAt: CreatedAt;
 }
 
+/** A read-only link to one period's AI Summary (0031, owned by the insights module); only the token's sha256 is kept. */
+export interface SummarySharesTable {
+  id: Generated<string>;
+  tokenHash: string;
+  createdBy: string;
+  /** null: every client. */
+  clientId: string | null;
+  periodKind: 'custom' | '24h' | '7d' | '30d';
+  /** The period the summary covers, frozen when the link was made. */
+  periodFrom: Timestamp;
+  periodTo: Timestamp;
+  createdAt: CreatedAt;
+  expiresAt: Timestamp;
+  revokedAt: Timestamp | null;
+}
+
+/** Production readiness (0030, owned by the readiness module; docs/readiness.md). */
+export type ReadinessStatus = 'complete' | 'needs-attention' | 'critical';
+/** An item that got worse than in the run before. */
+export interface ReadinessChange {
+  key: string;
+  from: ReadinessStatus;
+  to: ReadinessStatus;
+}
+export interface ReadinessRunsTable {
+  id: Generated<number>;
+  checkedAt: CreatedAt;
+  trigger: 'page' | 'daily';
+  score: number;
+  complete: number;
+  attention: number;
+  critical: number;
+  worsened: ColumnType<ReadinessChange[], string | undefined, string>;
+  notifiedAt: Timestamp | null;
+}
+export interface ReadinessItemsTable {
+  key: string;
+  category: string;
+  status: ReadinessStatus;
+  reason: string;
+  checkedAt: Timestamp;
+  statusSince: Timestamp;
+}
+export interface ReadinessTestEmailsTable {
+  emailId: string;
+  smtpFingerprint: string;
+  sentTo: string;
+  requestedBy: string | null;
+  createdAt: CreatedAt;
+}
+
+/** A report e-mailed to one person for one period (0032, owned by the report-emails module; docs/insights.md). */
+export interface ReportDeliveriesTable {
+  kind: 'daily' | 'weekly';
+  /** The period the report covers: `2026-11-27`, `2026-W48`. */
+  period: string;
+  userId: string;
+  /** Whose figures it carried; null: every client. */
+  clientId: string | null;
+  emailId: string | null;
+  createdAt: CreatedAt;
+}
+
 export interface DB {
   apiKeys: ApiKeysTable;
   webhookSubscriptions: WebhookSubscriptionsTable;
@@ -938,6 +1001,11 @@ export interface DB {
   serviceLevelDaily: ServiceLevelDailyTable;
   satisfactionSurveys: SatisfactionSurveysTable;
   scheduledRuns: ScheduledRunsTable;
+  reportDeliveries: ReportDeliveriesTable;
+  summaryShares: SummarySharesTable;
+  readinessRuns: ReadinessRunsTable;
+  readinessItems: ReadinessItemsTable;
+  readinessTestEmails: ReadinessTestEmailsTable;
 }
 
 export type User = Selectable<UsersTable>;

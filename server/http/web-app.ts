@@ -17,7 +17,7 @@ import { constants as zlibConstants, brotliCompressSync, gzipSync } from 'node:z
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AUTH_PAGES, BOOT_DATA_ID, PRERENDERED, type AuthPageName, type BootData } from '../../common/prerender';
-import { isSitePage, PAGE_ROUTES, type PageName } from '../../common/routes';
+import { isSitePage, isUnlistedPage, PAGE_ROUTES, type PageName } from '../../common/routes';
 import type { SiteRenderer } from '../../common/site';
 import { escapeHtml } from '../lib/html';
 import { pickEncoding } from './public-site';
@@ -202,9 +202,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   for (const [name, route] of Object.entries(PAGE_ROUTES) as [PageName, (typeof PAGE_ROUTES)[PageName]][]) {
     if (isSitePage(name)) continue;
     for (const url of route.paths) {
-      app.get(url, { config: { access: 'public' }, schema: { hide: true } }, (request, reply) =>
-        isAuthPage(name) ? sendAuthPage(request, reply, name) : sendIndex(reply, 200),
-      );
+      app.get(url, { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
+        // A share link's page: its address is a secret, so no search engine should keep it.
+        if (isUnlistedPage(name)) reply.header('x-robots-tag', 'noindex, nofollow');
+        return isAuthPage(name) ? sendAuthPage(request, reply, name) : sendIndex(reply, 200);
+      });
     }
   }
 

@@ -10,6 +10,8 @@ describe('redactUrl', () => {
     ['/cb?state=s1&code=c2#frag', '/cb?state=[redacted]&code=[redacted]#frag'],
     ['/hook?hub.verify_token=v&hub.challenge=42', '/hook?hub.verify_token=[redacted]&hub.challenge=42'],
     ['/x?access_token=a&TOKEN=b', '/x?access_token=[redacted]&TOKEN=[redacted]'],
+    ['/shared/summary/Abc_123-x', '/shared/summary/[redacted]'],
+    ['/api/v1/shared/summary/Abc_123?timeZone=UTC', '/api/v1/shared/summary/[redacted]?timeZone=UTC'],
   ])('hides secret query values in %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

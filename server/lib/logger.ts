@@ -25,10 +25,12 @@ export const REDACTED_PATHS = [
 ];
 
 const SECRET_QUERY = /([?&](?:token|code|state|hub\.verify_token|access_token)=)[^&#]*/giu;
+/** Paths whose last segment is a secret: an AI Summary share link's token (page and API). */
+const SECRET_PATH = /^((?:\/api\/v1)?\/shared\/summary\/)[^/?#]+/iu;
 
-/** `?token=abc&x=1` → `?token=[redacted]&x=1`. */
+/** `?token=abc&x=1` → `?token=[redacted]&x=1`; `/shared/summary/abc` → `/shared/summary/[redacted]`. */
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, '$1[redacted]');
+  return url.replace(SECRET_QUERY, '$1[redacted]').replace(SECRET_PATH, '$1[redacted]');
 }
 
 interface RequestLike {

@@ -26,6 +26,9 @@ import * as jobCoalescing from './0026-job-coalescing';
 import * as insights from './0027-insights';
 import * as satisfaction from './0028-satisfaction';
 import * as scheduledRuns from './0029-scheduled-runs';
+import * as readiness from './0030-readiness';
+import * as summaryShares from './0031-summary-shares';
+import * as reportDeliveries from './0032-report-deliveries';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0027-insights': insights,
   '0028-satisfaction': satisfaction,
   '0029-scheduled-runs': scheduledRuns,
+  '0030-readiness': readiness,
+  '0031-summary-shares': summaryShares,
+  '0032-report-deliveries': reportDeliveries,
 };

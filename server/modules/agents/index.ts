@@ -6,3 +6,5 @@
 export { AgentsService } from './agents.service';
 export { AgentPolicy } from './agents.policy';
 export { SatisfactionRequests, satisfactionRequestJob } from './satisfaction-requests';
+/** The engine's text features for grouping texts by topic (the insights module's TextFeatures port, filled in by app.ts). */
+export { EmbeddedTextFeatures, type TextEmbedding, type TextVector } from './engines/embedded/text-embedding';

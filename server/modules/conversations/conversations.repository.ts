@@ -511,4 +511,33 @@ export class ConversationsRepository {
       .where('c.id', '=', conversationId)
       .executeTakeFirst();
   }
+
+  /**
+   * Replies (the AI's and people's) created since `since`, by where their delivery stands: reached
+   * the platform (sent, delivered, read), failed, not confirmed (unknown) or still queued. Reads
+   * the window of `messages_created_idx`.
+   */
+  async countReplyOutcomes(since: Date, db: Db = this.db): Promise<ReplyOutcomes> {
+    const row = await db
+      .selectFrom('messages')
+      .select((eb) => [
+        eb.fn.count<number>('id').filterWhere('status', 'in', ['sent', 'delivered', 'read']).as('delivered'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'failed').as('failed'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'unknown').as('unknown'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'queued').as('queued'),
+      ])
+      .where('createdAt', '>=', since)
+      .where('direction', '=', 'outbound')
+      .where('senderType', 'in', ['ai', 'agent'])
+      .executeTakeFirstOrThrow();
+    return { delivered: Number(row.delivered), failed: Number(row.failed), unknown: Number(row.unknown), queued: Number(row.queued) };
+  }
+}
+
+/** Replies of a period by delivery outcome (ConversationsRepository.countReplyOutcomes). */
+export interface ReplyOutcomes {
+  delivered: number;
+  failed: number;
+  unknown: number;
+  queued: number;
 }

@@ -28,7 +28,7 @@ import type { PerformedBy } from '../../events/domain-events';
 import type { SessionUser } from '../../http/access';
 import type { Clock } from '../../lib/clock';
 import { AppError, notFound } from '../../lib/errors';
-import { type ConversationsRepository, type Scope, toConversationView, toMessageView } from './conversations.repository';
+import { type ConversationsRepository, type ReplyOutcomes, type Scope, toConversationView, toMessageView } from './conversations.repository';
 import { type MessageFilter, MessagesViewRepository } from './messages-view.repository';
 import { searchedText, snippetSegments, wordsOf } from './search-snippet';
 import type { InboxStateService, MessagingService } from '../messaging';
@@ -320,6 +320,11 @@ export class ConversationsService {
   }
 
   // ---- Helpers -------------------------------------------------------------------------------
+
+  /** Every client's replies created since `since`, by delivery outcome (the readiness checks). */
+  async replyOutcomes(since: Date): Promise<ReplyOutcomes> {
+    return this.deps.conversations.countReplyOutcomes(since);
+  }
 
   async #visibleConversation(scope: Scope, id: string): Promise<void> {
     if ((await this.deps.conversations.findConversationClient(id, scope)) === undefined) throw notFound('Conversation');

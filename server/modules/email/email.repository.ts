@@ -37,4 +37,54 @@ export class EmailRepository {
   async updateEmail(id: string, changes: Updateable<DB['emails']>, db: Db = this.db): Promise<void> {
     await db.updateTable('emails').set(changes).where('id', '=', id).execute();
   }
+
+  /**
+   * The e-mails created since `since`, counted by outcome: delivered over SMTP (`sent`), kept in
+   * the outbox (`stored`), failed for good, still queued, and queued since before `lateBefore`;
+   * with the newest error of a failed or retrying one.
+   */
+  async countDeliveries(since: Date, lateBefore: Date, db: Db = this.db): Promise<EmailDeliveryCounts> {
+    const counts = await db
+      .selectFrom('emails')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'sent').as('sent'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'stored').as('stored'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'failed').as('failed'),
+        eb.fn.count<number>('id').filterWhere('status', '=', 'queued').as('queued'),
+        eb.fn.count<number>('id').filterWhere((w) => w.and([w('status', '=', 'queued'), w('createdAt', '<', lateBefore)])).as('late'),
+      ])
+      .where('createdAt', '>=', since)
+      .executeTakeFirstOrThrow();
+    const error = await db
+      .selectFrom('emails')
+      .select('lastError')
+      .where('createdAt', '>=', since)
+      .where('status', 'in', ['failed', 'queued'])
+      .where('lastError', 'is not', null)
+      .orderBy('createdAt', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return {
+      total: Number(counts.total),
+      sent: Number(counts.sent),
+      stored: Number(counts.stored),
+      failed: Number(counts.failed),
+      queued: Number(counts.queued),
+      late: Number(counts.late),
+      lastError: error?.lastError ?? null,
+    };
+  }
+}
+
+/** E-mails of a period by outcome (EmailRepository.countDeliveries). */
+export interface EmailDeliveryCounts {
+  total: number;
+  sent: number;
+  stored: number;
+  failed: number;
+  queued: number;
+  /** Queued since before the lateness bound. */
+  late: number;
+  lastError: string | null;
 }

@@ -5,7 +5,7 @@ import { PermanentJobError } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import { notFound } from '../../lib/errors';
 import { deliverEmailJob } from './email.job';
-import { EmailRepository } from './email.repository';
+import { type EmailDeliveryCounts, EmailRepository } from './email.repository';
 import type { RenderedEmail } from './email.templates';
 import type { EmailTransport } from './email.transport';
 
@@ -69,6 +69,16 @@ export class EmailService {
       await this.#emails.updateEmail(emailId, { attempts: attempt, lastError: message, ...(attempt >= maxAttempts ? { status: 'failed' as const } : {}) });
       throw error;
     }
+  }
+
+  /** The e-mails created since `since` by outcome; `late`: queued for longer than `lateAfterMs`. */
+  async deliveryCounts(since: Date, lateAfterMs: number, now: Date = new Date()): Promise<EmailDeliveryCounts> {
+    return this.#emails.countDeliveries(since, new Date(now.getTime() - lateAfterMs));
+  }
+
+  /** One e-mail, or undefined when there is none with this id. */
+  async findEmail(id: string): Promise<Email | undefined> {
+    return this.#emails.findEmail(id);
   }
 
   async findEmails(limit = 100): Promise<Email[]> {

@@ -149,3 +149,88 @@ export function newsletterConfirmEmail(input: { confirmUrl: string; unsubscribeU
 export function newsletterHeaders(unsubscribeUrl: string): Record<string, string> {
   return { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
 }
+
+/** The test e-mail an administrator sends from the Production Readiness page to see SMTP deliver. */
+export function testEmail(name: string, input: { server: string; url: string }): RenderedEmail {
+  return render(
+    'smtp-test',
+    'Parley test e-mail',
+    [
+      `Hi ${name},`,
+      `This is the test e-mail you sent from Parley's Production Readiness page. It reached you through the SMTP server ${input.server}, so Parley's e-mails (password resets, verification links, alerts) can reach people too.`,
+      'Nothing else to do: the page marks the e-mail check complete once the server has accepted this message.',
+    ],
+    { label: 'Open Production Readiness', url: input.url },
+  );
+}
+
+/** The production readiness score dropped, or an item became critical (to every administrator who takes e-mail). */
+export function readinessAlertEmail(name: string, input: { title: string; lines: readonly string[]; url: string }): RenderedEmail {
+  return render('readiness-alert', input.title.slice(0, 200), [`Hi ${name},`, `${input.title}.`, ...input.lines], { label: 'Open Production Readiness', url: input.url });
+}
+
+/** One figure of an e-mailed report, as the reader reads it: this period's value, the previous period's and the change. */
+export interface ReportFigure {
+  label: string;
+  value: string;
+  previous: string;
+  /** '+2 (+100 %)', '−5 pts'; empty when there is nothing to compare. */
+  change: string;
+}
+
+/**
+ * The daily or weekly report (docs/insights.md, "Reports by e-mail"): the period's figures against
+ * the period before as a table, a ranking (top clients), a link to the insights of the period and
+ * one to the notification preferences that switch it off — also as List-Unsubscribe (RFC 2369: a
+ * page, not one-click, since the preference is changed signed in).
+ */
+export function reportEmail(input: {
+  kind: 'daily-report' | 'weekly-report';
+  subject: string;
+  name: string;
+  intro: string;
+  /** A sentence shown above the figures (a period without conversations). */
+  note?: string | null;
+  /** The columns' headings: 'This day' / 'Day before'. */
+  columns: { value: string; previous: string };
+  figures: readonly ReportFigure[];
+  ranking?: { title: string; rows: readonly string[] } | null;
+  action: { label: string; url: string };
+  manage: { text: string; label: string; url: string };
+}): RenderedEmail {
+  const previousLower = input.columns.previous.toLowerCase();
+  const figureLine = (f: ReportFigure) => `${f.label}: ${f.value} (${previousLower}: ${f.previous}${f.change ? `; ${f.change}` : ''})`;
+  const text = [
+    `Hi ${input.name},`,
+    input.intro,
+    ...(input.note ? [input.note] : []),
+    input.figures.map(figureLine).join('\n'),
+    ...(input.ranking && input.ranking.rows.length > 0 ? [[`${input.ranking.title}:`, ...input.ranking.rows.map((row, i) => `${i + 1}. ${row}`)].join('\n')] : []),
+    `${input.action.label}: ${input.action.url}`,
+    '— Parley',
+    `${input.manage.text} ${input.manage.label}: ${input.manage.url}`,
+  ].join('\n\n');
+  const cell = 'padding:4px 12px 4px 0;text-align:left;vertical-align:top';
+  const html = [
+    '<div style="font-family:system-ui,sans-serif;max-width:560px;line-height:1.5">',
+    `<p>${escapeHtml(`Hi ${input.name},`)}</p>`,
+    `<p>${escapeHtml(input.intro)}</p>`,
+    ...(input.note ? [`<p><strong>${escapeHtml(input.note)}</strong></p>`] : []),
+    '<table style="border-collapse:collapse;font-size:14px">',
+    `<thead><tr><th style="${cell}"></th><th style="${cell}">${escapeHtml(input.columns.value)}</th><th style="${cell}">${escapeHtml(input.columns.previous)}</th><th style="${cell}">Change</th></tr></thead>`,
+    '<tbody>',
+    ...input.figures.map(
+      (f) =>
+        `<tr><th scope="row" style="${cell};font-weight:normal">${escapeHtml(f.label)}</th><td style="${cell}"><strong>${escapeHtml(f.value)}</strong></td><td style="${cell}">${escapeHtml(f.previous)}</td><td style="${cell}">${escapeHtml(f.change)}</td></tr>`,
+    ),
+    '</tbody></table>',
+    ...(input.ranking && input.ranking.rows.length > 0
+      ? [`<p>${escapeHtml(input.ranking.title)}:</p><ol>`, ...input.ranking.rows.map((row) => `<li>${escapeHtml(row)}</li>`), '</ol>']
+      : []),
+    `<p><a href="${escapeHtml(input.action.url)}">${escapeHtml(input.action.label)}</a></p>`,
+    '<p>— Parley</p>',
+    `<p style="font-size:12px;color:#666">${escapeHtml(input.manage.text)} <a href="${escapeHtml(input.manage.url)}">${escapeHtml(input.manage.label)}</a></p>`,
+    '</div>',
+  ].join('');
+  return { kind: input.kind, subject: input.subject.slice(0, 200), text, html, headers: { 'List-Unsubscribe': `<${input.manage.url}>` } };
+}

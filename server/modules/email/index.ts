@@ -1,5 +1,6 @@
 /** The email module: transactional e-mail, queued and sent over SMTP (or kept in the outbox). */
 export { EmailService } from './email.service';
+export type { EmailDeliveryCounts } from './email.repository';
 export {
   accountExistsEmail,
   contactMessageEmail,
@@ -8,7 +9,11 @@ export {
   newsletterConfirmEmail,
   newsletterHeaders,
   passwordResetEmail,
+  readinessAlertEmail,
+  reportEmail,
+  testEmail,
   verificationEmail,
   webhookDisabledEmail,
   type RenderedEmail,
+  type ReportFigure,
 } from './email.templates';

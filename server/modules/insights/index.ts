@@ -11,3 +11,5 @@ export type { DailyRollup, ServiceLevelMedians, ServiceLevelRow } from './insigh
 export { backfillJob, serviceLevelJob } from './insights.jobs';
 export { insightsRoutes } from './insights.routes';
 export { computeServiceLevel, type ServiceLevel, type ServiceLevelFacts } from './service-level';
+export { ReportsService, type ReportsServiceDeps } from './reports.service';
+export { reportsRoutes } from './reports.routes';

@@ -14,6 +14,7 @@ import type { Db } from '../../db/database';
 import type { ChannelKind, ConversationServiceLevelsTable, ConversationStatus, HandledBy, ServiceLevelEventKind } from '../../db/schema';
 import type { JobCompletion } from '../../jobs/define-job';
 import type { DayShare, ServiceLevel, ServiceLevelFacts } from './service-level';
+import type { UnmatchedQuestion } from './unmatched-topics';
 
 /** A (client, UTC day) whose rollup is recomputed. */
 export interface DayKey {
@@ -562,21 +563,43 @@ export class InsightsRepository {
     }));
   }
 
-  /** Reads: the customer's words before the newest AI replies of the period that matched no entry (`limit` of them). */
-  async unmatchedExamples(period: PeriodFilter, matchFloor: number, limit: number): Promise<string[]> {
-    const { rows } = await sql<{ content: string }>`
-      select q.content from (
-        select m.conversation_id, m.created_at from messages m
-        where ${AI_REPLY_TO_QUESTION}
-          and not (jsonb_typeof(m.ai->'sources'->0) = 'object' and coalesce(m.ai_confidence, 0) >= ${matchFloor})
-          and m.created_at >= ${period.from} and m.created_at < ${period.until}
-          ${messageClientFilter(period)}
-        order by m.created_at desc limit ${limit * 3}) r
+  /**
+   * Reads (the AI Summary's topics of unanswered questions): the AI replies to questions that
+   * matched no entry (as `topics` counts them), the newest `limit` of the period and the newest
+   * `limit` of the period before, each with the customer's message it answered (the latest one
+   * with text at or before it, cut to 500 characters: an FAQ question's limit). Newest first.
+   */
+  async unmatchedQuestions(period: PeriodFilter, previousFrom: Date, matchFloor: number, limit: number): Promise<UnmatchedQuestion[]> {
+    const unmatched = sql`${AI_REPLY_TO_QUESTION}
+      and not (jsonb_typeof(m.ai->'sources'->0) = 'object' and coalesce(m.ai_confidence, 0) >= ${matchFloor})
+      ${messageClientFilter(period)}`;
+    const { rows } = await sql<Record<string, unknown>>`
+      with replies as (
+        (select m.id, m.client_id, m.conversation_id, m.created_at, m.ai_confidence, m.ai->>'decision' as decision, true as current
+          from messages m
+          where ${unmatched} and m.created_at >= ${period.from} and m.created_at < ${period.until}
+          order by m.created_at desc, m.id desc limit ${limit})
+        union all
+        (select m.id, m.client_id, m.conversation_id, m.created_at, m.ai_confidence, m.ai->>'decision' as decision, false as current
+          from messages m
+          where ${unmatched} and m.created_at >= ${previousFrom} and m.created_at < ${period.from}
+          order by m.created_at desc, m.id desc limit ${limit})
+      )
+      select r.id as reply_id, r.client_id, r.current, r.ai_confidence as confidence, r.decision, left(q.content, 500) as text
+      from replies r
       cross join lateral (
         select i.content from messages i
         where i.conversation_id = r.conversation_id and i.direction = 'inbound' and i.created_at <= r.created_at and i.content <> ''
-        order by i.created_at desc limit 1) q`.execute(this.db);
-    return [...new Set(rows.map((r) => r.content))].slice(0, limit);
+        order by i.created_at desc limit 1) q
+      order by r.current desc, r.created_at desc, r.id desc`.execute(this.db);
+    return rows.map((row) => ({
+      replyId: String(row.replyId),
+      clientId: String(row.clientId),
+      current: row.current === true,
+      text: String(row.text),
+      confidence: numOrNull(row.confidence),
+      decision: String(row.decision),
+    }));
   }
 
   /**

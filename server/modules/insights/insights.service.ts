@@ -25,7 +25,7 @@ import {
   insightsQuery,
   TREND_MONTHS,
 } from '../../../common/api/insights';
-import { type SummaryQuery, type SummaryTopic, type SummaryView, summaryQuery } from '../../../common/api/summary';
+import { OTHER_UNMATCHED_TOPIC, type SummaryQuery, type SummaryTopic, type SummaryView, summaryQuery } from '../../../common/api/summary';
 import { CHANNEL_KIND_LABEL } from '../../../common/messaging/channel-label';
 import { type Clock, systemClock } from '../../lib/clock';
 import { type CsvValue, toCsv } from '../../lib/csv';
@@ -33,6 +33,8 @@ import { AppError } from '../../lib/errors';
 import { backfillJob, serviceLevelJob } from './insights.jobs';
 import { type DailyRollup, InsightsRepository, type PeriodFilter, type PeriodSummary, type ServiceLevelMedians, type ServiceLevelRow, type TopicRow } from './insights.repository';
 import { computeServiceLevel, dayChanges } from './service-level';
+import type { TextFeatures } from './topic-clusters';
+import { MISSING_MIN_QUESTIONS, UNMATCHED_QUESTION_CAP, type UnmatchedQuestion, UnmatchedTopicFinder } from './unmatched-topics';
 
 export interface InsightsServiceDeps {
   db: Db;
@@ -45,6 +47,11 @@ export interface InsightsServiceDeps {
    * events of a burst are taken in one transaction; tests that read the rows at once pass 0.
    */
   batchDelayMs?: number;
+  /**
+   * The AI agent's text features (the agents module's EmbeddedTextFeatures): the AI Summary groups
+   * the questions no knowledge-base entry matched by them. Without, those questions are one group.
+   */
+  textFeatures?: TextFeatures;
 }
 
 /** How long a service-level job waits after its event by default: the figures are at most this (and a poll) behind. */
@@ -85,9 +92,11 @@ export class InsightsService {
   readonly #repository: InsightsRepository;
   readonly #logger: Logger;
   readonly #clock: Clock;
+  readonly #unmatchedTopics: UnmatchedTopicFinder | null;
 
   constructor(private readonly deps: InsightsServiceDeps) {
     this.#repository = new InsightsRepository(deps.db);
+    this.#unmatchedTopics = deps.textFeatures ? new UnmatchedTopicFinder(deps.textFeatures) : null;
     this.#clock = deps.clock ?? systemClock;
     this.#logger = deps.logger.child({ component: 'insights' });
   }
@@ -353,8 +362,8 @@ export class InsightsService {
 
   /**
    * The AI Summary page (issue 16 §3): the period's overview, the topics customers raised (by the
-   * knowledge-base entry the agent matched; the rest as one "missing from the knowledge base"
-   * group with examples) and activity by time of day and channel.
+   * knowledge-base entry the agent matched; the questions it matched to none grouped by their
+   * words, docs/insights.md "Topics of unanswered questions") and activity by time of day and channel.
    */
   async summary(scope: Scope, input: SummaryQuery): Promise<SummaryView> {
     const query = summaryQuery.parse(input);
@@ -363,11 +372,11 @@ export class InsightsService {
     const clientId = scope.clientId ?? query.clientId ?? null;
     const period: PeriodFilter = { from, until, clientId };
     const previousFrom = new Date(from.getTime() - (until.getTime() - from.getTime()));
-    const [totals, meanFirstResponse, topics, examples, activity] = await Promise.all([
+    const [totals, meanFirstResponse, topics, unmatched, activity] = await Promise.all([
       this.#repository.periodSummary(period),
       this.#repository.meanFirstResponse(period),
       this.#repository.topics(period, previousFrom, TOPIC_MATCH_FLOOR),
-      this.#repository.unmatchedExamples(period, TOPIC_MATCH_FLOOR, 5),
+      this.#repository.unmatchedQuestions(period, previousFrom, TOPIC_MATCH_FLOOR, UNMATCHED_QUESTION_CAP),
       this.#repository.activity(period),
     ]);
     const confidence = (sum: number, count: number) => (count > 0 ? sum / count : null);
@@ -392,7 +401,7 @@ export class InsightsService {
         customerSatisfaction: mean(totals.ratingSum, totals.ratings),
       },
       ratingsCollected: true,
-      insights: topics.filter((t) => t.count > 0).map((t) => topicOf(t, t.key === 'unmatched' ? examples : [])),
+      insights: this.#topics(topics, unmatched, clientId),
       performance: {
         byTimeOfDay: hours.map((h) => ({
           key: String(h.hour),
@@ -409,6 +418,52 @@ export class InsightsService {
       },
       generatedAt: now.toISOString(),
     };
+  }
+
+  /**
+   * The summary's topics, most questions first: each matched entry's, then the groups of alike
+   * questions no entry matched (the newest UNMATCHED_QUESTION_CAP of each period, grouped per
+   * client), then the rest of those questions — the unmatched row less what the groups took.
+   */
+  #topics(rows: readonly TopicRow[], questions: readonly UnmatchedQuestion[], clientId: string | null): SummaryTopic[] {
+    const entries = rows.filter((row) => row.key !== OTHER_UNMATCHED_TOPIC && row.count > 0).map((row) => topicOf(row, { clientId }));
+    const unmatched = rows.find((row) => row.key === OTHER_UNMATCHED_TOPIC);
+    if (!unmatched) return entries;
+    if (!this.#unmatchedTopics) {
+      const newest = [...new Set(questions.filter((q) => q.current).map((q) => q.text.trim()))];
+      const all = topicOf(unmatched, { title: UNMATCHED_TITLE, examples: newest.slice(0, UNMATCHED_EXAMPLES), missingFromKnowledgeBase: true, clientId });
+      return [...entries, ...(unmatched.count > 0 ? [all] : [])].sort((a, b) => b.count - a.count);
+    }
+    const found = this.#unmatchedTopics.find(questions);
+    const groups = found.topics.map((group) =>
+      topicOf(
+        { key: `${OTHER_UNMATCHED_TOPIC}:${group.replyId}`, title: group.texts[0]!, ...group },
+        {
+          examples: group.texts.slice(1, 1 + GROUP_EXAMPLES),
+          missingFromKnowledgeBase: group.count >= MISSING_MIN_QUESTIONS,
+          clientId: group.clientId,
+          suggestedQuestion: group.texts[0]!,
+          variants: group.texts.slice(1),
+        },
+      ),
+    );
+    const taken = (field: 'count' | 'previous' | 'confidenceSum' | 'confidenceCount' | 'answered' | 'handedOff') => found.topics.reduce((sum, g) => sum + g[field], 0);
+    const rest: TopicRow = {
+      key: OTHER_UNMATCHED_TOPIC,
+      title: null,
+      count: unmatched.count - taken('count'),
+      previous: Math.max(0, unmatched.previous - taken('previous')),
+      confidenceSum: Math.max(0, unmatched.confidenceSum - taken('confidenceSum')),
+      confidenceCount: unmatched.confidenceCount - taken('confidenceCount'),
+      answered: unmatched.answered - taken('answered'),
+      handedOff: unmatched.handedOff - taken('handedOff'),
+    };
+    const others =
+      rest.count > 0
+        ? [topicOf(rest, { title: groups.length > 0 ? OTHER_UNMATCHED_TITLE : UNMATCHED_TITLE, examples: found.leftover.slice(0, UNMATCHED_EXAMPLES), clientId })]
+        : [];
+    // Sorted by count, stable: among equals entries first, then groups, the rest last.
+    return [...entries, ...groups, ...others].sort((a, b) => b.count - a.count);
   }
 }
 
@@ -460,8 +515,14 @@ export const TOPIC_MATCH_FLOOR = 0.5;
 /** A topic is "trending" when it has at least this many questions and grew by half against the period before. */
 const TRENDING_MIN = 3;
 
-function topicOf(row: TopicRow, examples: readonly string[]): SummaryTopic {
-  const unmatched = row.key === 'unmatched';
+const UNMATCHED_TITLE = 'Questions the knowledge base does not answer';
+const OTHER_UNMATCHED_TITLE = 'Other questions the knowledge base does not answer';
+/** Customers' words shown for the rest of the unmatched questions (newest first), and for a group beside its title. */
+const UNMATCHED_EXAMPLES = 5;
+const GROUP_EXAMPLES = 3;
+
+/** A topic from its figures; an entry's unless `extra` says otherwise. */
+function topicOf(row: TopicRow, extra: Partial<Pick<SummaryTopic, 'title' | 'examples' | 'missingFromKnowledgeBase' | 'clientId' | 'suggestedQuestion' | 'variants'>> = {}): SummaryTopic {
   const trend = row.previous > 0 ? (row.count - row.previous) / row.previous : null;
   const notAnswered = row.count - row.answered;
   const type: SummaryTopic['type'] =
@@ -472,7 +533,7 @@ function topicOf(row: TopicRow, examples: readonly string[]): SummaryTopic {
   const trendPart = trend === null ? (row.previous === 0 ? ', none the period before' : '') : `, ${trend >= 0 ? '+' : ''}${Math.round(trend * 100)} % on the period before`;
   return {
     id: row.key,
-    title: unmatched ? 'Questions the knowledge base does not answer' : (row.title ?? 'Untitled entry'),
+    title: row.title ?? 'Untitled entry',
     type,
     count: row.count,
     trend,
@@ -480,7 +541,11 @@ function topicOf(row: TopicRow, examples: readonly string[]): SummaryTopic {
     answered: row.answered,
     handedOff: row.handedOff,
     summary: `${questions}: ${answeredPart}${handedPart}${trendPart}.`,
-    missingFromKnowledgeBase: unmatched,
-    examples: [...examples],
+    missingFromKnowledgeBase: false,
+    examples: [],
+    clientId: null,
+    suggestedQuestion: null,
+    variants: [],
+    ...extra,
   };
 }

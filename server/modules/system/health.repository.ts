@@ -35,4 +35,28 @@ export class HealthRepository {
         ))::float8 as oldest`.execute(db);
     return rows[0];
   }
+
+  /**
+   * Jobs that finished since `since`: how many completed, how many failed for good, and the
+   * failures by job name (most first). A scan of the jobs finished in the window (completed jobs
+   * are kept 7 days, failed ones 30).
+   */
+  async findJobOutcomes(since: Date, db: Db = this.db): Promise<{ completed: number; failed: number; failedByName: { name: string; count: number }[] }> {
+    const { rows } = await sql<{ name: string; completed: number; failed: number }>`
+      select name,
+        count(*) filter (where status = 'completed')::int as completed,
+        count(*) filter (where status = 'failed')::int as failed
+      from jobs
+      where status in ('completed', 'failed') and completed_at >= ${since}
+      group by name`.execute(db);
+    const failedByName = rows
+      .filter((row) => row.failed > 0)
+      .map((row) => ({ name: row.name, count: row.failed }))
+      .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+    return {
+      completed: rows.reduce((sum, row) => sum + row.completed, 0),
+      failed: rows.reduce((sum, row) => sum + row.failed, 0),
+      failedByName,
+    };
+  }
 }

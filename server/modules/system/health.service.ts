@@ -132,6 +132,11 @@ export class HealthService {
     return report;
   }
 
+  /** Background jobs that finished since `since`: completed, failed for good, and the failures by job name. */
+  async jobOutcomes(since: Date): Promise<{ completed: number; failed: number; failedByName: { name: string; count: number }[] }> {
+    return this.#health.findJobOutcomes(since);
+  }
+
   async #checkDatabase(timeoutMs: number): Promise<{ check: HealthReport['checks']['database']; jobs: HealthReport['checks']['jobs'] }> {
     const started = performance.now();
     try {

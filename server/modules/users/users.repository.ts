@@ -23,6 +23,24 @@ export interface UserWithRole {
   roleAssignedAt: Date | null;
 }
 
+/** An enabled administrator as the readiness checks see one (UsersRepository.findAdmins). */
+export interface AdminAccount {
+  id: string;
+  email: string;
+  fullName: string;
+  twoFactorEnabled: boolean;
+  notificationPreferences: NotificationPreferences;
+}
+
+/** Someone who asked for an e-mailed report (UsersRepository.findReportRecipients). */
+export interface ReportRecipient {
+  id: string;
+  email: string;
+  fullName: string;
+  role: Role;
+  clientId: string | null;
+}
+
 /** Someone told about a conversation (UsersRepository.findRecipients). */
 export interface Recipient {
   id: string;
@@ -218,6 +236,33 @@ export class UsersRepository {
       .onConflict((oc) => oc.column('userId').doUpdateSet({ role, assignedBy, assignedAt }))
       .execute();
     await trx.insertInto('roleChanges').values({ userId, oldRole: change.oldRole, newRole: role, assignedBy }).execute();
+  }
+
+  /** The enabled administrators with their two-factor state and notification preferences (the readiness checks). */
+  async findAdmins(db: Db = this.db): Promise<AdminAccount[]> {
+    return db
+      .selectFrom('users')
+      .innerJoin('userRoles', 'userRoles.userId', 'users.id')
+      .select(['users.id', 'users.email', 'users.fullName', 'users.twoFactorEnabled', 'users.notificationPreferences'])
+      .where('userRoles.role', '=', 'admin')
+      .where('users.disabledAt', 'is', null)
+      .orderBy('users.email')
+      .execute();
+  }
+
+  /**
+   * The enabled accounts whose notification preference `preference` is on (a report they asked
+   * for), with their role and client, optionally only those of `roles`; oldest first.
+   */
+  async findReportRecipients(preference: 'dailyReports' | 'weeklyReports', roles?: readonly Role[], db: Db = this.db): Promise<ReportRecipient[]> {
+    let query = db
+      .selectFrom('users')
+      .leftJoin('userRoles', 'userRoles.userId', 'users.id')
+      .select(['users.id', 'users.email', 'users.fullName', 'users.clientId', sql<Role>`coalesce(user_roles.role, ${DEFAULT_ROLE})`.as('role')])
+      .where('users.disabledAt', 'is', null)
+      .where(sql<boolean>`(users.notification_preferences ->> ${preference}) = 'true'`);
+    if (roles) query = query.where(sql<Role>`coalesce(user_roles.role, ${DEFAULT_ROLE})`, 'in', roles);
+    return query.orderBy('users.createdAt').orderBy('users.id').execute();
   }
 
   async adminExists(db: Db = this.db): Promise<boolean> {

@@ -9,7 +9,7 @@ import type { SecurityEventsService } from '../security';
 import { randomToken } from '../../lib/crypto';
 import { AppError, isUniqueViolation } from '../../lib/errors';
 import { hashPassword } from '../../lib/password-hash';
-import type { Recipient, UsersRepository, UserWithRole } from './users.repository';
+import type { AdminAccount, Recipient, ReportRecipient, UsersRepository, UserWithRole } from './users.repository';
 import type { ProfileChanges, UserProfileRepository } from './user-profile.repository';
 
 export function toUserSummary(u: UserWithRole): UserSummary {
@@ -180,6 +180,16 @@ export class UsersService {
    */
   async findRecipients(filter: { clientId?: string; staffRoles?: readonly Role[] }, db?: Db): Promise<Recipient[]> {
     return this.deps.users.findRecipients(filter, db);
+  }
+
+  /** The enabled administrators, with whether each has two-factor on and their notification preferences. */
+  async findAdmins(): Promise<AdminAccount[]> {
+    return this.deps.users.findAdmins();
+  }
+
+  /** The enabled accounts that asked for the daily or weekly report (that preference on), optionally only of `roles`. */
+  async findReportRecipients(preference: 'dailyReports' | 'weeklyReports', roles?: readonly Role[]): Promise<ReportRecipient[]> {
+    return this.deps.users.findReportRecipients(preference, roles);
   }
 
   async adminExists(db: Db = this.deps.db): Promise<boolean> {

@@ -22,6 +22,7 @@ export const PAGE_LAYOUT = {
   forgotPassword: 'auth',
   resetPassword: 'auth',
   unauthorized: 'plain',
+  sharedSummary: 'plain',
   dashboard: 'app',
   clientDashboard: 'app',
   clients: 'app',

@@ -10,7 +10,7 @@ import type { PagesOf } from './page-layouts';
 type Screen = ComponentType;
 
 /** Pages whose screens are not built yet: they share one screen saying "<Feature> is not available yet." */
-export const UPCOMING_PAGES = ['clientDashboard', 'productionStatus'] as const satisfies readonly PageName[];
+export const UPCOMING_PAGES = ['clientDashboard'] as const satisfies readonly PageName[];
 
 const Upcoming = lazy(() => import('./routes/app/upcoming'));
 /** Analytics and Insights: one screen at /insights, /analytics and /admin/insights. */
@@ -43,6 +43,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   forgotPassword: AUTH_SCREENS.forgotPassword,
   resetPassword: AUTH_SCREENS.resetPassword,
   unauthorized: lazy(() => import('./routes/unauthorized')),
+  sharedSummary: lazy(() => import('./routes/public/shared-summary')),
 
   dashboard: lazy(() => import('./routes/app/dashboard')),
   profile: lazy(() => import('./routes/app/profile')),
@@ -67,7 +68,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   automations: lazy(() => import('./routes/app/automations')),
   analytics: Insights,
   adminDashboard: lazy(() => import('./routes/app/admin-content')),
-  productionStatus: Upcoming,
+  productionStatus: lazy(() => import('./routes/app/production-status')),
   adminInsights: Insights,
   adminWebhooks: lazy(() => import('./routes/app/webhooks')),
   adminAutomations: lazy(() => import('./routes/app/automations')),

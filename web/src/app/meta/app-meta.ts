@@ -78,6 +78,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   productionStatus: {
     title: 'Production Readiness',
+    subtitle: 'This installation, checked now',
     description: 'The production readiness checklist and score.',
   },
   adminConversations: {

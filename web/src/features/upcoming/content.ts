@@ -3,7 +3,7 @@
  * else (docs/DECISIONS.md "Screens not built yet"): no promise of what will appear, no sample
  * numbers, no buttons that do nothing. The page keeps its spec title in the header.
  */
-import { Gauge, LayoutDashboard, type LucideIcon } from 'lucide-react';
+import { LayoutDashboard, type LucideIcon } from 'lucide-react';
 import type { PageName } from '@common/routes';
 
 export interface UpcomingContent {
@@ -14,7 +14,6 @@ export interface UpcomingContent {
 
 export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
   clientDashboard: { icon: LayoutDashboard, notice: 'The Client Dashboard is not available yet.' },
-  productionStatus: { icon: Gauge, notice: 'Production Readiness is not available yet.' },
 };
 
 /** For a page listed as upcoming without its own sentence. */

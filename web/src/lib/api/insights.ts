@@ -44,3 +44,13 @@ export function exportInsightsUrl(query: InsightsQuery): string {
   const search = insightsSearch(query);
   return search === '' ? '/api/v1/insights/export.csv' : `/api/v1/insights/export.csv?${search}`;
 }
+
+/**
+ * GET /api/v1/insights/report.pdf with the page's query and the browser's time zone (the dates the
+ * report prints): a PDF attachment, downloaded by a plain link like the CSV.
+ */
+export function insightsReportUrl(query: InsightsQuery, timeZone: string): string {
+  const params = new URLSearchParams(insightsSearch(query));
+  params.set('timeZone', timeZone);
+  return `/api/v1/insights/report.pdf?${params.toString()}`;
+}

@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { ClientView } from '@common/api/channels';
 import { useClientList } from '@/lib/api/clients';
 import { errorMessage } from '@/lib/api-client';
+import { newKnowledgeEntryOf, withoutNewKnowledgeEntry } from '@/lib/knowledge-entry-link';
 import { useAgent } from '../api/get-agent';
 import { AgentConfigForm } from './agent-config-form';
 import { KnowledgeBase } from './knowledge-base';
@@ -22,7 +23,19 @@ type Section = 'configuration' | 'knowledge';
 const byCompanyName = (clients: ClientView[]) => [...clients].sort((a, b) => a.companyName.localeCompare(b.companyName));
 
 /** One client's agent: its configuration or knowledge base, beside the training status and "Try the agent". */
-function AgentWorkspace({ clientId, section, onSection }: { clientId: string; section: Section; onSection: (s: Section) => void }) {
+function AgentWorkspace({
+  clientId,
+  section,
+  onSection,
+  newEntry,
+  onNewEntryClosed,
+}: {
+  clientId: string;
+  section: Section;
+  onSection: (s: Section) => void;
+  newEntry: readonly string[] | null;
+  onNewEntryClosed: () => void;
+}) {
   const agent = useAgent(clientId);
   if (agent.isPending) {
     return (
@@ -62,7 +75,7 @@ function AgentWorkspace({ clientId, section, onSection }: { clientId: string; se
           <AgentConfigForm key={data.clientId} agent={data} />
         </TabsContent>
         <TabsContent value="knowledge">
-          <KnowledgeBase key={data.clientId} clientId={data.clientId} clientName={data.clientName} canEdit />
+          <KnowledgeBase key={data.clientId} clientId={data.clientId} clientName={data.clientName} canEdit newEntry={newEntry} onNewEntryClosed={onNewEntryClosed} />
         </TabsContent>
       </Tabs>
       <aside className="grid gap-6 xl:sticky xl:top-4" aria-label="Training and trying the agent">
@@ -76,13 +89,15 @@ function AgentWorkspace({ clientId, section, onSection }: { clientId: string; se
 /**
  * Admin Settings → AI Agents (spec part 1 §2.17, §3): pick a client, then configure its agent and
  * its knowledge base. The client and section live in the URL (`?tab=agents&client=<id>&section=knowledge`),
- * so /agents can link straight to one.
+ * so /agents can link straight to one; `&newEntry=1&question=…` opens a new FAQ entry's form with
+ * those questions (the AI Summary's "New FAQ entry", lib/knowledge-entry-link.ts), unsaved.
  */
 export function AgentsSettings() {
   const [params, setParams] = useSearchParams();
   const clients = useClientList({ select: byCompanyName });
   const requested = params.get('client');
-  const section: Section = params.get('section') === 'knowledge' ? 'knowledge' : 'configuration';
+  const newEntry = newKnowledgeEntryOf(params);
+  const section: Section = params.get('section') === 'knowledge' || newEntry !== null ? 'knowledge' : 'configuration';
   const clientId = requested && clients.data?.some((c) => c.id === requested) ? requested : null;
 
   const setParam = (key: string, value: string | null) => {
@@ -142,7 +157,13 @@ export function AgentsSettings() {
       </div>
       {requested && !clientId ? <Badge variant="warning">That client no longer exists; choose another.</Badge> : null}
       {clientId ? (
-        <AgentWorkspace clientId={clientId} section={section} onSection={(s) => setParam('section', s === 'configuration' ? null : s)} />
+        <AgentWorkspace
+          clientId={clientId}
+          section={section}
+          onSection={(s) => setParam('section', s === 'configuration' ? null : s)}
+          newEntry={newEntry}
+          onNewEntryClosed={() => setParams((current) => withoutNewKnowledgeEntry(current), { replace: true })}
+        />
       ) : (
         <EmptyState icon={Bot} title="Choose a client">
           <p>Each client has its own AI agent: its confidence threshold, escalation, response delay, channels, hours, texts and knowledge base.</p>

@@ -11,14 +11,18 @@ import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useCreateKnowledgeEntry } from '../api/create-knowledge-entry';
 import { useUpdateKnowledgeEntry } from '../api/update-knowledge-entry';
-import { entryFieldErrors, entryFormResolver, toEntryForm, type EntryForm } from '../lib/knowledge-form';
+import { entryFieldErrors, entryFormResolver, toEntryForm, toNewEntryForm, type EntryForm } from '../lib/knowledge-form';
 
-/** Add an FAQ entry (no `entry`) or edit one: several ways customers ask, one answer, an optional link. */
-export function EntryDialog({ clientId, entry }: { clientId: string; entry?: KnowledgeEntryView }) {
-  const [open, setOpen] = useState(false);
+/**
+ * Add an FAQ entry (no `entry`) or edit one: several ways customers ask, one answer, an optional
+ * link. `prefill`: a new entry's questions from a link (the AI Summary's "New FAQ entry"): the form
+ * opens at once with them, and `onClosed` runs when it closes, saved or not.
+ */
+export function EntryDialog({ clientId, entry, prefill, onClosed }: { clientId: string; entry?: KnowledgeEntryView; prefill?: readonly string[]; onClosed?: () => void }) {
+  const [open, setOpen] = useState(prefill !== undefined);
   const create = useCreateKnowledgeEntry(clientId);
   const update = useUpdateKnowledgeEntry(clientId);
-  const form = useForm<EntryForm, unknown, KnowledgeEntryInput>({ resolver: entryFormResolver, defaultValues: toEntryForm(entry) });
+  const form = useForm<EntryForm, unknown, KnowledgeEntryInput>({ resolver: entryFormResolver, defaultValues: prefill ? toNewEntryForm(prefill) : toEntryForm(entry) });
   const questions = useFieldArray({ control: form.control, name: 'questions' });
   const { errors } = form.formState;
   const editing = entry !== undefined;
@@ -31,6 +35,7 @@ export function EntryDialog({ clientId, entry }: { clientId: string; entry?: Kno
         toast.success(editing ? 'FAQ Entry Saved' : 'FAQ Entry Added', { description: 'The agent retrains with it in the background.' });
         setOpen(false);
         form.reset(toEntryForm());
+        onClosed?.();
       },
       onError: (error: Error) => {
         if (isApiError(error) && error.fields) {
@@ -50,6 +55,7 @@ export function EntryDialog({ clientId, entry }: { clientId: string; entry?: Kno
       onOpenChange={(next) => {
         setOpen(next);
         if (next) form.reset(toEntryForm(entry));
+        else onClosed?.();
       }}
     >
       <DialogTrigger asChild>
@@ -69,7 +75,11 @@ export function EntryDialog({ clientId, entry }: { clientId: string; entry?: Kno
         <form onSubmit={(event) => void onSubmit(event)} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>{title}</DialogTitle>
-            <DialogDescription>Write the question the ways customers ask it; the agent learns to recognise all of them.</DialogDescription>
+            <DialogDescription>
+              {prefill
+                ? 'Customers asked these questions and the agent had no answer. Check them, write the answer, then add the entry.'
+                : 'Write the question the ways customers ask it; the agent learns to recognise all of them.'}
+            </DialogDescription>
           </DialogHeader>
           <fieldset className="grid gap-2">
             <legend className="mb-2 text-sm font-medium">Example questions</legend>

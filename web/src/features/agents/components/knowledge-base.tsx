@@ -143,8 +143,24 @@ function ExportMenu({ clientId, clientName }: { clientId: string; clientName: st
   );
 }
 
-/** A client's knowledge base: FAQ entries and articles with search, create/edit/delete, import and export. */
-export function KnowledgeBase({ clientId, clientName, canEdit }: { clientId: string; clientName: string; canEdit: boolean }) {
+/**
+ * A client's knowledge base: FAQ entries and articles with search, create/edit/delete, import and
+ * export. `newEntry`: questions a link asked to start a new FAQ entry from (lib/knowledge-entry-link.ts) —
+ * its form opens with them; `onNewEntryClosed` when it closes.
+ */
+export function KnowledgeBase({
+  clientId,
+  clientName,
+  canEdit,
+  newEntry = null,
+  onNewEntryClosed,
+}: {
+  clientId: string;
+  clientName: string;
+  canEdit: boolean;
+  newEntry?: readonly string[] | null;
+  onNewEntryClosed?: () => void;
+}) {
   const [search, setSearch] = useState('');
   const [tab, setTab] = useState<'faq' | 'articles'>('faq');
   const debounced = useDebouncedValue(search, 250).trim();
@@ -165,7 +181,8 @@ export function KnowledgeBase({ clientId, clientName, canEdit }: { clientId: str
         <div className="flex flex-wrap gap-2">
           {canEdit ? (
             <>
-              <EntryDialog clientId={clientId} />
+              {/* Keyed by the link's questions: another link, or none once it is closed, starts a fresh form. */}
+              <EntryDialog key={newEntry ? `new:${newEntry.join('\n')}` : 'new'} clientId={clientId} prefill={newEntry ?? undefined} onClosed={onNewEntryClosed} />
               <ArticleDialog clientId={clientId} />
               <ImportKnowledgeDialog clientId={clientId} />
             </>

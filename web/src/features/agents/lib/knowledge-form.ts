@@ -21,6 +21,11 @@ export function toEntryForm(entry?: KnowledgeEntryView): EntryForm {
   };
 }
 
+/** A new entry's form starting from questions customers asked (a link from the AI Summary): the answer is left to write. */
+export function toNewEntryForm(questions: readonly string[]): EntryForm {
+  return { questions: questions.length > 0 ? questions.map((text) => ({ text })) : [{ text: '' }], answer: '', link: '' };
+}
+
 export function toEntryBody(form: EntryForm): Record<string, unknown> {
   return {
     questions: form.questions.map((q) => q.text),

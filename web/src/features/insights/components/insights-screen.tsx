@@ -1,17 +1,19 @@
-import { Download, RefreshCw } from 'lucide-react';
-import { useEffect } from 'react';
+import { RefreshCw } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { toast } from 'sonner';
 import type { InsightsView } from '@common/api/insights';
 import type { Role } from '@common/roles';
+import { ExportMenu } from '@/components/export-menu';
 import { PeriodFilters } from '@/components/period-filters';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useLiveFigures } from '@/hooks/use-live-figures';
-import { exportInsightsUrl, insightsKeys, useInsights } from '@/lib/api/insights';
+import { exportInsightsUrl, insightsKeys, insightsReportUrl, useInsights } from '@/lib/api/insights';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format';
 import { describePeriod, queryFieldErrors, toInsightsQuery, type InsightsSelection } from '@/lib/period';
+import { browserTimeZone } from '@/lib/time-zone';
 import { ClientsTable } from './clients-table';
 import { MetricCards } from './metric-cards';
 import { PerformanceTab } from './performance-tab';
@@ -26,7 +28,21 @@ export const FETCH_FAILED = 'Failed to fetch insights data';
 /** What a conversation or message event reloads. */
 const LIVE_KEYS = [insightsKeys.all];
 
-function Loaded({ view, tab, onTabChange, exportUrl, updating }: { view: InsightsView; tab: InsightsTab; onTabChange: (tab: InsightsTab) => void; exportUrl: string; updating: boolean }) {
+function Loaded({
+  view,
+  tab,
+  onTabChange,
+  exportUrl,
+  pdfUrl,
+  updating,
+}: {
+  view: InsightsView;
+  tab: InsightsTab;
+  onTabChange: (tab: InsightsTab) => void;
+  exportUrl: string;
+  pdfUrl: string;
+  updating: boolean;
+}) {
   const periodText = describePeriod(view.period);
   const clientName = view.clientId === null ? null : (view.clients.find((c) => c.clientId === view.clientId)?.name ?? null);
   return (
@@ -57,7 +73,7 @@ function Loaded({ view, tab, onTabChange, exportUrl, updating }: { view: Insight
           <TrendsTab trends={view.trends} ratingsCollected={view.ratingsCollected} />
         </TabsContent>
         <TabsContent value="reports" className="min-w-0">
-          <ReportsTab exportUrl={exportUrl} periodText={clientName ? `${periodText} · ${clientName}` : periodText} />
+          <ReportsTab exportUrl={exportUrl} pdfUrl={pdfUrl} periodText={clientName ? `${periodText} · ${clientName}` : periodText} />
         </TabsContent>
       </Tabs>
     </div>
@@ -88,6 +104,8 @@ export function InsightsScreen({
   const fieldErrors = queryFieldErrors(insights.error);
   const failed = insights.isError && fieldErrors === null;
   const exportUrl = exportInsightsUrl(query);
+  const [timeZone] = useState(browserTimeZone);
+  const pdfUrl = insightsReportUrl(query, timeZone);
 
   useEffect(() => {
     if (failed) toast.error('Error', { description: FETCH_FAILED });
@@ -114,7 +132,7 @@ export function InsightsScreen({
       </div>
     );
   } else if (insights.data) {
-    body = <Loaded view={insights.data} tab={tab} onTabChange={onTabChange} exportUrl={exportUrl} updating={insights.isPlaceholderData} />;
+    body = <Loaded view={insights.data} tab={tab} onTabChange={onTabChange} exportUrl={exportUrl} pdfUrl={pdfUrl} updating={insights.isPlaceholderData} />;
   } else {
     body = (
       <div className="flex justify-center py-16">
@@ -132,12 +150,13 @@ export function InsightsScreen({
             <RefreshCw aria-hidden className={cn(insights.isFetching && 'animate-spin')} />
             Refresh
           </Button>
-          <Button asChild variant="outline">
-            <a href={exportUrl} download>
-              <Download aria-hidden />
-              Export Data
-            </a>
-          </Button>
+          <ExportMenu
+            label="Export Data"
+            files={[
+              { format: 'csv', label: 'CSV (spreadsheet)', href: exportUrl, title: 'The figures of this page for the period and client, as CSV' },
+              { format: 'pdf', label: 'PDF report', href: pdfUrl, title: 'The period report with its tables and charts, as PDF' },
+            ]}
+          />
         </div>
       </div>
       {body}

@@ -1,10 +1,11 @@
 import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { insightsView, type InsightsView } from '@common/api/insights';
 import { ClientsTable } from './clients-table';
 import { MetricCards, RATINGS_NOT_COLLECTED } from './metric-cards';
 import { PerformanceTab } from './performance-tab';
-import { ReportsTab } from './reports-tab';
+import { EMAILED_REPORTS, ReportsTab } from './reports-tab';
 import { TrendsTab } from './trends-tab';
 
 const CLIENT = '4f1c2a8e-3b7d-4c6e-9a1f-2d3e4f5a6b7c';
@@ -109,9 +110,18 @@ describe('the tabs', () => {
     expect(text(html)).toContain(RATINGS_NOT_COLLECTED);
   });
 
-  it('Reports links the CSV of the period and says what is not built', () => {
-    const html = renderToStaticMarkup(<ReportsTab exportUrl="/api/v1/insights/export.csv?period=7d" periodText="Last 7 days" />);
+  it('Reports links the CSV and the PDF of the period and where to choose the e-mailed reports', () => {
+    const html = renderToStaticMarkup(
+      <MemoryRouter>
+        <ReportsTab exportUrl="/api/v1/insights/export.csv?period=7d" pdfUrl="/api/v1/insights/report.pdf?period=7d" periodText="Last 7 days" />
+      </MemoryRouter>,
+    );
     expect(html).toContain('href="/api/v1/insights/export.csv?period=7d" download=""');
-    expect(text(html)).toContain('PDF reports and e-mailed reports are not built yet.');
+    expect(html).toContain('href="/api/v1/insights/report.pdf?period=7d" download=""');
+    expect(text(html)).toContain('Download CSV');
+    expect(text(html)).toContain('Download PDF');
+    expect(text(html)).toContain(EMAILED_REPORTS);
+    expect(html).toContain('href="/profile?tab=notifications"');
+    expect(text(html)).not.toContain('PDF reports');
   });
 });

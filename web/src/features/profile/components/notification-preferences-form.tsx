@@ -1,22 +1,47 @@
 import { Controller, useForm } from 'react-hook-form';
 import { toast } from 'sonner';
 import type { NotificationPreferences } from '@common/api/me';
+import type { Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { errorMessage } from '@/lib/api-client';
+import { useCurrentUser } from '@/lib/session';
 import { useNotificationPreferences, useUpdateNotificationPreferences } from '../api/notification-preferences';
 
-const SWITCHES: readonly { key: keyof NotificationPreferences; label: string; description: string }[] = [
-  { key: 'emailNotifications', label: 'Email Notifications', description: 'Receive notifications by e-mail.' },
-  { key: 'messageAlerts', label: 'Message Alerts', description: 'Be told when a conversation needs you.' },
-  { key: 'weeklyReports', label: 'Weekly Reports', description: 'A summary of your week, every Monday.' },
-  { key: 'securityAlerts', label: 'Security Alerts', description: 'New sign-ins and changes to your account.' },
-];
+interface PreferenceSwitch {
+  key: keyof NotificationPreferences;
+  label: string;
+  description: string;
+}
 
-function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
+/**
+ * The switches this user has. The reports are e-mailed at 07:00 UTC (docs/insights.md, "Reports by
+ * e-mail"): a client user's weekly report covers their own business, staff's every client; the
+ * daily report is for administrators.
+ */
+function switchesFor(role: Role): PreferenceSwitch[] {
+  const staff = role !== 'client';
+  return [
+    { key: 'emailNotifications', label: 'Email Notifications', description: 'Receive notifications by e-mail.' },
+    { key: 'messageAlerts', label: 'Message Alerts', description: 'Be told when a conversation needs you.' },
+    {
+      key: 'weeklyReports',
+      label: 'Weekly Reports',
+      description: staff
+        ? 'A summary of last week across every client, e-mailed every Monday.'
+        : "A summary of your business's last week, e-mailed every Monday.",
+    },
+    ...(role === 'admin'
+      ? [{ key: 'dailyReports' as const, label: 'Daily Reports', description: 'A summary of yesterday across every client, e-mailed every morning.' }]
+      : []),
+    { key: 'securityAlerts', label: 'Security Alerts', description: 'New sign-ins and changes to your account.' },
+  ];
+}
+
+function PreferencesForm({ initial, switches }: { initial: NotificationPreferences; switches: readonly PreferenceSwitch[] }) {
   const update = useUpdateNotificationPreferences();
   const form = useForm<NotificationPreferences>({ defaultValues: initial });
 
@@ -33,7 +58,7 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
 
   return (
     <form onSubmit={(event) => void onSubmit(event)} className="grid gap-4">
-      {SWITCHES.map((item) => (
+      {switches.map((item) => (
         <div key={item.key} className="flex items-center justify-between gap-4 rounded-lg border p-3">
           <div className="grid gap-1">
             <Label htmlFor={`pref-${item.key}`}>{item.label}</Label>
@@ -68,6 +93,7 @@ function PreferencesForm({ initial }: { initial: NotificationPreferences }) {
 
 export function NotificationPreferencesCard() {
   const preferences = useNotificationPreferences();
+  const { role } = useCurrentUser();
   return (
     <Card>
       <CardHeader>
@@ -85,7 +111,7 @@ export function NotificationPreferencesCard() {
             {errorMessage(preferences.error, 'Your notification settings could not be loaded.')}
           </p>
         ) : (
-          <PreferencesForm initial={preferences.data} />
+          <PreferencesForm initial={preferences.data} switches={switchesFor(role)} />
         )}
       </CardContent>
     </Card>

@@ -22,6 +22,7 @@ import {
   Bell,
   Mail,
   Newspaper,
+  Gauge,
   ShieldCheck,
   type LucideIcon,
 } from 'lucide-react';
@@ -86,6 +87,7 @@ export function searchablePagesFor(role: Role): readonly NavItem[] {
       { label: 'User Management', to: '/admin/users', icon: ShieldCheck },
       { label: 'Email Outbox', to: '/admin/outbox', icon: Mail },
       { label: 'Content Management', to: '/admin', icon: Newspaper },
+      { label: 'Production Readiness', to: '/admin/production-status', icon: Gauge },
     );
   }
   const pages: NavItem[] = [];

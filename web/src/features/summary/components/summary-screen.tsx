@@ -1,49 +1,54 @@
-import { Download, RefreshCw, Share2 } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { RefreshCw } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { toast } from 'sonner';
+import { INSIGHTS_PERIOD_LABELS } from '@common/api/insights';
 import type { SummaryView } from '@common/api/summary';
 import type { Role } from '@common/roles';
+import { ExportMenu } from '@/components/export-menu';
 import { PeriodFilters } from '@/components/period-filters';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useLiveFigures } from '@/hooks/use-live-figures';
-import { exportInsightsUrl, insightsKeys } from '@/lib/api/insights';
+import { insightsKeys } from '@/lib/api/insights';
 import { cn } from '@/lib/cn';
 import { formatDateTime } from '@/lib/format';
 import { describePeriod, queryFieldErrors, toInsightsQuery, type InsightsSelection } from '@/lib/period';
+import { summaryExportUrl } from '../api/export-summary';
 import { summaryKeys, useSummary } from '../api/get-summary';
 import { browserTimeZone, toSummaryQuery } from '../lib/summary-figures';
 import { AiInsightsTab } from './ai-insights-tab';
 import { OverviewCards } from './overview-cards';
 import { PerformanceTab } from './performance-tab';
+import { ShareDialog } from './share-dialog';
 import { TrendsTab, type RenderTrends } from './trends-tab';
 
 export const SUMMARY_TABS = ['insights', 'performance', 'trends'] as const;
 export type SummaryTab = (typeof SUMMARY_TABS)[number];
 
 export const FETCH_FAILED = 'Failed to fetch AI summary';
-export const SHARE_NOT_BUILT = 'Sharing a read-only link is not built yet.';
 
 /** What a conversation or message event reloads: the summary and the trends beside it. */
 const LIVE_KEYS = [summaryKeys.all, insightsKeys.all];
 
-function Loaded({
+/**
+ * The summary's figures: the period, the overview cards and the three tabs. Shared by the signed-in
+ * page and a share link's read-only page (./shared-summary-screen.tsx), each handing in its Trends.
+ */
+export function SummaryFigures({
   view,
-  selection,
   tab,
   onTabChange,
   updating,
   knowledgeBaseHref,
-  renderTrends,
+  trends,
 }: {
   view: SummaryView;
-  selection: InsightsSelection;
   tab: SummaryTab;
   onTabChange: (tab: SummaryTab) => void;
   updating: boolean;
   knowledgeBaseHref: string | null;
-  renderTrends: RenderTrends;
+  trends: ReactNode;
 }) {
   return (
     <div aria-busy={updating} className={cn('grid min-w-0 gap-6 transition-opacity', updating && 'opacity-60')}>
@@ -68,7 +73,7 @@ function Loaded({
           <PerformanceTab view={view} />
         </TabsContent>
         <TabsContent value="trends" className="min-w-0">
-          <TrendsTab query={toInsightsQuery(selection)} renderTrends={renderTrends} />
+          {trends}
         </TabsContent>
       </Tabs>
     </div>
@@ -102,7 +107,6 @@ export function SummaryScreen({
   useLiveFigures(LIVE_KEYS);
   const fieldErrors = queryFieldErrors(summary.error);
   const failed = summary.isError && fieldErrors === null;
-  const exportUrl = exportInsightsUrl(toInsightsQuery(selection));
   const staff = role !== 'client';
   // The knowledge base is edited from the AI agents' page, which only managers and admins may open (common/routes.ts).
   const knowledgeBaseHref = staff ? (selection.clientId ? `/agents?client=${selection.clientId}` : '/agents') : null;
@@ -133,14 +137,13 @@ export function SummaryScreen({
     );
   } else if (summary.data) {
     body = (
-      <Loaded
+      <SummaryFigures
         view={summary.data}
-        selection={selection}
         tab={tab}
         onTabChange={onTabChange}
         updating={summary.isPlaceholderData}
         knowledgeBaseHref={knowledgeBaseHref}
-        renderTrends={renderTrends}
+        trends={<TrendsTab query={toInsightsQuery(selection)} renderTrends={renderTrends} />}
       />
     );
   } else {
@@ -155,26 +158,23 @@ export function SummaryScreen({
     <div className="grid min-w-0 gap-6">
       <div className="flex min-w-0 flex-col gap-4 lg:flex-row lg:items-start lg:justify-between">
         <PeriodFilters selection={selection} onChange={onSelectionChange} canChooseClient={staff} errors={fieldErrors ?? {}} />
-        <div className="grid gap-1 lg:justify-items-end lg:pt-6">
-          <div className="flex flex-wrap gap-2">
-            <Button variant="outline" onClick={refresh} disabled={summary.isFetching}>
-              <RefreshCw aria-hidden className={cn(summary.isFetching && 'animate-spin')} />
-              Refresh
-            </Button>
-            <Button asChild variant="outline">
-              <a href={exportUrl} download title="Downloads the insights CSV (the figures of Analytics & Insights) for this period and client">
-                <Download aria-hidden />
-                Export Report
-              </a>
-            </Button>
-            <Button variant="outline" disabled aria-describedby="summary-share-note">
-              <Share2 aria-hidden />
-              Share
-            </Button>
-          </div>
-          <p id="summary-share-note" className="text-xs text-muted-foreground">
-            {SHARE_NOT_BUILT}
-          </p>
+        <div className="flex flex-wrap gap-2 lg:pt-6">
+          <Button variant="outline" onClick={refresh} disabled={summary.isFetching}>
+            <RefreshCw aria-hidden className={cn(summary.isFetching && 'animate-spin')} />
+            Refresh
+          </Button>
+          <ExportMenu
+            label="Export Report"
+            files={[
+              { format: 'pdf', label: 'PDF report', href: summaryExportUrl(query, 'pdf'), title: 'This summary for the period and client, as a PDF report' },
+              { format: 'csv', label: 'CSV (spreadsheet)', href: summaryExportUrl(query, 'csv'), title: 'The figures of this summary, as CSV' },
+            ]}
+          />
+          <ShareDialog
+            query={toInsightsQuery(selection)}
+            periodText={summary.data ? describePeriod(summary.data.period) : INSIGHTS_PERIOD_LABELS[selection.period]}
+            showCreator={role === 'admin'}
+          />
         </div>
       </div>
       {body}

@@ -13,14 +13,8 @@ export const TOPIC_TYPE_LABELS: Record<SummaryTopic['type'], string> = {
   escalation: 'Escalation',
 };
 
-/** The browser's IANA time zone, for "by time of day"; UTC when the runtime does not say. */
-export function browserTimeZone(): string {
-  try {
-    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-  } catch {
-    return 'UTC';
-  }
-}
+/** The browser's IANA time zone, for "by time of day" (shared with the insights page's PDF report). */
+export { browserTimeZone } from '@/lib/time-zone';
 
 /** The API query: the insights page's period and client, plus the viewer's time zone. */
 export function toSummaryQuery(selection: InsightsSelection, timeZone: string): SummaryQuery {
