@@ -127,6 +127,21 @@ describe.each(ENGINES)('recurring jobs (%s)', (engine) => {
     }
   });
 
+  it('a run of an earlier period (by hand, or retried late) does not make up the current one', async () => {
+    const definition = defineRecurring({ name: `test.schedule.${randomUUID().slice(0, 8)}`, every: 'day', atMinute: 0 });
+    const runs: string[] = [];
+    const a = await instance(database, definition, runs);
+    try {
+      await a.queue.enqueue(definition.job, { period: '2020-01-01' });
+      await a.queue.waitForIdle();
+      expect(runs).toEqual(['2020-01-01']);
+      const tomorrow = periodAt('day', periodAt('day', new Date()).end);
+      expect((await queued(definition.job.name)).filter((j) => j.status === 'queued').map((j) => j.payload)).toEqual([{ period: tomorrow.key }]);
+    } finally {
+      await a.queue.stop();
+    }
+  });
+
   it('a run queued for a period that already ran does not run it again', async () => {
     const definition = defineRecurring({ name: `test.schedule.${randomUUID().slice(0, 8)}`, every: 'week', atMinute: 0 });
     const week = periodAt('week', new Date());

@@ -128,13 +128,13 @@ export class Scheduler {
         await handler(period, context);
         await this.#db.insertInto('scheduledRuns').values({ name, period: key }).onConflict((oc) => oc.doNothing()).execute();
       }
-      await this.#queueNext(definition);
+      await this.#queueNext(definition, false);
     });
   }
 
   /** Queues the next run of every registered schedule (each instance, at start; idempotent). */
   async start(): Promise<void> {
-    for (const { definition } of this.#schedules.values()) await this.#queueNext(definition);
+    for (const { definition } of this.#schedules.values()) await this.#queueNext(definition, true);
   }
 
   /** The periods of `name` that ran, newest first (tests, the CLI). */
@@ -148,11 +148,12 @@ export class Scheduler {
   }
 
   /**
-   * The current period's run when it has not run (now, or at its due time); else the period's
-   * after the latest that ran. A current period already past its due time is run now only if the
-   * schedule ran before (made up after a downtime), never on a schedule's very first start.
+   * The current period's run when it has not run and is not yet due; else the next period's. At
+   * start (`makeUp`), a current period already past its due time is run now if the schedule ran
+   * before (made up after a downtime) — never on a schedule's very first start, and never after a
+   * run (a run of an earlier period, made by hand or retried late, does not make up today's).
    */
-  async #queueNext(definition: RecurringDefinition): Promise<void> {
+  async #queueNext(definition: RecurringDefinition, makeUp: boolean): Promise<void> {
     const name = definition.job.name;
     const now = new Date();
     const current = periodAt(definition.every, now);
@@ -167,7 +168,7 @@ export class Scheduler {
     } else if (now < due) {
       period = current;
       runAt = due;
-    } else if (latest) {
+    } else if (latest && makeUp) {
       period = current;
       runAt = now;
     } else {

@@ -22,6 +22,13 @@ const itemOf = (view: ReadinessView, key: string): ReadinessItem => {
   return item;
 };
 
+/**
+ * Complete items, leaving out those measured by time (a write's duration, the backlog's age, the
+ * health check made of both): on a busy machine they may move between two checks of one test.
+ */
+const TIMED = new Set(['database-latency', 'job-backlog', 'health']);
+const steadyComplete = (view: ReadinessView): number => view.items.filter((i) => !TIMED.has(i.key) && i.status === 'complete').length;
+
 async function readiness(client: TestClient): Promise<ReadinessView> {
   return expectJson<ReadinessView>(await client.get('/api/v1/readiness'), 200);
 }
@@ -118,7 +125,7 @@ describe.each(ENGINES)('production readiness (%s)', (engine) => {
     await turnOnTwoFactor(admin.client, admin.password);
     const on = await readiness(admin.client);
     expect(itemOf(on, 'admin-two-factor')).toMatchObject({ status: 'complete', reason: 'The administrator uses two-factor authentication.', action: null });
-    expect(on.counts.complete).toBe(only.counts.complete + 1);
+    expect(steadyComplete(on)).toBe(steadyComplete(only) + 1);
     expect(on.score).toBe(readinessScore(on.counts.complete, 24));
 
     const second = await signedInClient(app, 'admin', { email: `second-${engine}@example.com` });
@@ -276,7 +283,7 @@ describe.each(ENGINES)('production readiness with SMTP (%s)', (engine) => {
     expect(itemOf(after, 'test-email')).toMatchObject({ status: 'complete', action: null });
     expect(itemOf(after, 'test-email').reason).toContain(`The test e-mail to ${admin.email} was accepted by the SMTP server`);
     expect(itemOf(after, 'email-delivery').status).toBe('complete');
-    expect(after.counts.complete).toBe(before.counts.complete + 1);
+    expect(steadyComplete(after)).toBe(steadyComplete(before) + 1);
 
     // Another address may be named.
     const other = expectJson<{ to: string }>(await admin.client.post('/api/v1/readiness/test-email', { to: 'ops@bakery.test' }), 201);
