@@ -410,7 +410,13 @@ async function inspect(shop: SeededShop, list: readonly Delivery[], sends: reado
       .innerJoin('contacts as ct', 'ct.id', 'c.contactId')
       .select(['ct.externalId as customer', 'm.direction', 'm.status', 'm.senderType'])
       .execute();
-    const jobs = await database.db.selectFrom('jobs').select(['name', 'status']).where('status', 'in', ['queued', 'running']).execute();
+    // Idle: nothing left to do but the recurring jobs' next runs (payload `{ period }`, due later).
+    const jobs = await database.db
+      .selectFrom('jobs')
+      .select(['name', 'status'])
+      .where('status', 'in', ['queued', 'running'])
+      .where(sql<boolean>`not (status = 'queued' and payload ? 'period' and run_at > now())`)
+      .execute();
     const problems: string[] = [];
     if (jobs.length > 0) problems.push(`not idle: ${jobs.map((j) => `${j.name} ${j.status}`).join(', ')}`);
     const byCustomer = new Map<string, { inbound: number; replies: string[] }>();
