@@ -1,7 +1,9 @@
 /**
- * `npm test`: the whole suite. Vitest (unit, HTTP and data-layer tests on PGlite, and on
- * PostgreSQL too when TEST_DATABASE_URL is set), then the Playwright browser tests against a
- * freshly built app in Debian's Chromium (/usr/bin/chromium). Exits non-zero on any failure.
+ * `npm test`: the whole suite. The app is built first when the sources changed (a few seconds):
+ * the tests that start a Parley server or run its command line use the build (test/helpers/processes.ts
+ * `parleyEntry`), and the browser tests need it. Then Vitest (unit, HTTP and data-layer tests on
+ * PGlite, and on PostgreSQL too when TEST_DATABASE_URL is set), then the Playwright browser tests
+ * in Debian's Chromium (/usr/bin/chromium). Exits non-zero on any failure.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,13 +17,18 @@ function run(command, args) {
 }
 
 const engines = process.env.TEST_DATABASE_URL ? 'PGlite and PostgreSQL' : 'PGlite (set TEST_DATABASE_URL to add PostgreSQL)';
+if (!isBuildFresh()) {
+  console.log('\n== Building the app (the browser tests and the tests that start a server use it)');
+  await buildAll();
+}
 console.log(`\n== Vitest: unit, HTTP and data-layer tests on ${engines}\n`);
 const unit = run('npx', ['vitest', 'run']);
 
 let e2e = 0;
 if (fs.existsSync(CHROMIUM)) {
   if (!isBuildFresh()) {
-    console.log('\n== Building the app for the browser tests');
+    // Sources edited while Vitest ran.
+    console.log('\n== Building the app again for the browser tests');
     await buildAll();
   }
   console.log('\n== Playwright: browser tests in Debian Chromium\n');

@@ -16,7 +16,7 @@ import { testConfig } from '../../test/helpers/app';
 import { startFakeGraphApi, type FakeGraphApi } from '../../test/helpers/fake-graph-api';
 import { customerText } from '../../test/helpers/inbox';
 import { signature, whatsappDelivery } from '../../test/helpers/meta-webhooks';
-import { type ProcessResult, runNode, startParleyServer } from '../../test/helpers/processes';
+import { type ProcessResult, parleyEntry, runNode, startParleyServer } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { buildApp, type ParleyApp } from '../app';
 import { pgliteDir } from '../db/data-dir';
@@ -35,7 +35,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, cwd = ROOT): Promise<Result
 }
 
 function cli(dataDir: string, args: string[], extra: Record<string, string> = {}): Promise<Result> {
-  return run(['--import', 'tsx', 'server/cli/main.ts', ...args], { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra });
+  return run([...parleyEntry('cli'), ...args], { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...extra });
 }
 
 async function freePort(): Promise<number> {
@@ -225,7 +225,7 @@ describe('parley backup and restore (embedded database)', { timeout: 240_000 }, 
     expect(fs.statSync(path.join(target, 'secrets.key')).mode & 0o777).toBe(0o600);
 
     // Another key is refused on the restored database (the key check), by the server with a plain message.
-    const wrongKey = await run(['--import', 'tsx', 'server/main.ts'], {
+    const wrongKey = await run(parleyEntry('main'), {
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       DATA_DIR: target,

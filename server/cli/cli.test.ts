@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProcessResult, runNode, startParleyServer } from '../../test/helpers/processes';
+import { type ProcessResult, parleyEntry, runNode, startParleyServer } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { lockPath } from '../db/data-dir-lock';
 
@@ -24,9 +24,9 @@ function baseEnv(dataDir: string, extra: Record<string, string> = {}): NodeJS.Pr
   return env;
 }
 
-/** `npm run parley -- …`, without npm's start-up: node with tsx, as `npx tsx` would run it. */
+/** `npm run parley -- …`, without npm's start-up (the build, or the sources through tsx). */
 function cli(dataDir: string, args: string[]): Promise<Result> {
-  return run(['--import', 'tsx', 'server/cli/main.ts', ...args], baseEnv(dataDir));
+  return run([...parleyEntry('cli'), ...args], baseEnv(dataDir));
 }
 
 function run(args: string[], env: NodeJS.ProcessEnv): Promise<Result> {
@@ -155,7 +155,7 @@ describe('the parley command line and the data directory', { timeout: 180_000 },
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('already exists');
 
-      const second = await run(['--import', 'tsx', 'server/main.ts'], baseEnv(dataDir, { PORT: String(await freePort()), HOST: '127.0.0.1' }));
+      const second = await run(parleyEntry('main'), baseEnv(dataDir, { PORT: String(await freePort()), HOST: '127.0.0.1' }));
       expect(second.code).toBe(1);
       expect(second.stderr).toContain(`is in use by another Parley process (pid ${server.child.pid})`);
     } finally {

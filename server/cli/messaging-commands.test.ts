@@ -9,7 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/helpers/app';
 import { ENGINES } from '../../test/helpers/database';
-import { type ProcessResult, runNode } from '../../test/helpers/processes';
+import { parleyEntry, type ProcessResult, runNode } from '../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../test/helpers/snapshot';
 import { sha256Hex } from '../lib/crypto';
 import { checkCommand, CommandError, parseFlags, runCommand } from './commands';
@@ -106,7 +106,7 @@ describe('client and channel commands, as a real process', { timeout: 180_000 },
   });
 
   function cli(args: string[]): Promise<ProcessResult> {
-    return runNode(['--import', 'tsx', 'server/cli/main.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://parley.example' } });
+    return runNode([...parleyEntry('cli'), ...args], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_URL: 'https://parley.example' } });
   }
 
   it('channels:create --kind whatsapp prints JSON with the id and the webhook URL, secrets sealed at rest', async () => {

@@ -6,22 +6,18 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_DATABASE_URL } from '../../test/helpers/database';
-import { type ProcessResult, runNode } from '../../test/helpers/processes';
+import { parleyEntry, type ProcessResult, runNode } from '../../test/helpers/processes';
 import { randomToken } from '../lib/crypto';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-const CLI = path.join(ROOT, 'server/cli/main.ts');
 
 type Result = ProcessResult;
 
 /** `npm run parley -- …` from `cwd` with exactly this environment. */
 function cli(cwd: string, env: Record<string, string>, args: string[]): Promise<Result> {
-  return runNode(['--import', TSX, CLI, ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env } });
+  return runNode([...parleyEntry('cli'), ...args], { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'warn', ...env } });
 }
 
 describe('the command line without a database', { timeout: 120_000 }, () => {

@@ -24,6 +24,7 @@ import { SQL_ROUTINES } from '../../server/routines';
 import { STORE_FAQ } from './agents';
 import { createTestApp, testConfig } from './app';
 import { TEST_DATABASE_URL, type TestDatabase } from './database';
+import { parleyEntry } from './processes';
 import { createMetaChannel, type MetaKind, messagingDelivery, signature, whatsappDelivery } from './meta-webhooks';
 import { SNAPSHOT_FILE } from './snapshot';
 
@@ -38,7 +39,7 @@ export interface SendCrashOptions {
   killAtSend?: number;
   /** How long the fake Graph API takes to answer a send (default 20 ms), so sends are in flight when the kill comes. */
   answerDelayMs?: number;
-  /** Starts a server process (default: `node --import tsx server/main.ts` in the repository). */
+  /** Starts a server process (default: `parleyEntry('main')`, the build or the sources through tsx). */
   spawnServer?: (env: Record<string, string>) => ChildProcess;
   /** PostgreSQL: the database URL to create a schema in (default TEST_DATABASE_URL). */
   postgresUrl?: string;
@@ -77,9 +78,9 @@ export function exited(child: ChildProcess): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A server process from source; its output is kept for error messages. */
+/** A server process (the build, or the sources through tsx); its output is kept for error messages. */
 export function spawnFromSource(env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  return spawn(process.execPath, parleyEntry('main'), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

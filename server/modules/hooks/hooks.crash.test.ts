@@ -25,6 +25,7 @@ import { createTestApp, signedInClient, testConfig } from '../../../test/helpers
 import { ENGINES, TEST_DATABASE_URL, type TestDatabase } from '../../../test/helpers/database';
 import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
 import { ALLOW_LOOPBACK_FAKES } from '../../../test/helpers/outbound';
+import { parleyEntry } from '../../../test/helpers/processes';
 import { exited, freePort } from '../../../test/helpers/send-crash';
 import { SNAPSHOT_FILE } from '../../../test/helpers/snapshot';
 import { type Database, type Engine, openDatabase } from '../../db/database';
@@ -43,9 +44,9 @@ interface Server {
   ready: Promise<void>;
 }
 
-/** `node --import tsx server/main.ts`. */
+/** A Parley server process (`parleyEntry`: the build, or the sources through tsx). */
 function spawnServer(env: Record<string, string>): Server {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, parleyEntry('main'), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ENGINES, TEST_DATABASE_URL } from '../../../test/helpers/database';
 import { fixture, signature, whatsappDelivery } from '../../../test/helpers/meta-webhooks';
+import { parleyEntry } from '../../../test/helpers/processes';
 import { SNAPSHOT_FILE } from '../../../test/helpers/snapshot';
 import { type Database, type Engine, openDatabase } from '../../db/database';
 import { migrateToLatest } from '../../db/migrate';
@@ -42,7 +43,7 @@ interface Server {
 }
 
 function startServer(env: Record<string, string>): Promise<Server> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, parleyEntry('main'), {
     cwd: ROOT,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', SECRETS_KEY, AUTH_SECRET: 'restart-test-auth-secret-0123456789abcdef', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
