@@ -127,6 +127,40 @@ export interface AcceptOptions {
   webOnly: boolean;
 }
 
+/**
+ * Signed WhatsApp deliveries to `server` from CONNECTIONS connections at full speed: WARMUP_S, then
+ * DURATION_S timed. Ids answered 200 go into `acked`, other answers are counted in `refused`.
+ * The server's (and its PostgreSQL backends') CPU is metered over the timed part.
+ */
+export async function timedAccept(
+  server: ParleyServer,
+  next: () => Delivery,
+  acked: string[],
+  refused: Map<number, number>,
+): Promise<{ result: LoadResult; loadSeconds: number; cpu: { serverMs: number; postgresMs: number }; startedAt: Date; endedAt: Date }> {
+  const url = `${server.url}/webhooks/whatsapp`;
+  // The exact bytes of each request, signed and built before the load (see PREBUILT_PER_SECOND).
+  const requestOf = (delivery: Delivery): PrebuiltRequest => ({
+    bytes: rawRequest(url, 'POST', '/webhooks/whatsapp', delivery.headers, delivery.body),
+    onResponse: (status) => {
+      if (status === 200) acked.push(delivery.id);
+      else refused.set(status, (refused.get(status) ?? 0) + 1);
+    },
+  });
+  const prebuilt = Array.from({ length: PREBUILT_PER_SECOND * (WARMUP_S + DURATION_S) }, () => requestOf(next()));
+  let sent = 0;
+  // Past the prebuilt ones (faster than PREBUILT_PER_SECOND), signed now.
+  const nextRequest = () => prebuilt[sent++] ?? requestOf(next());
+  await loadPrebuilt({ url, connections: CONNECTIONS, durationSeconds: WARMUP_S, next: nextRequest });
+  const startedAt = new Date();
+  const loadStarted = performance.now();
+  const meter = cpuMeter(server);
+  const result = await loadPrebuilt({ url, connections: CONNECTIONS, durationSeconds: DURATION_S, next: nextRequest });
+  const cpu = meter();
+  const endedAt = new Date();
+  return { result, loadSeconds: (performance.now() - loadStarted) / 1000, cpu, startedAt, endedAt };
+}
+
 export async function measureAccept(tree: BuiltTree, options: AcceptOptions, report: GroupReporter): Promise<AcceptRun> {
   const server = await startParley(tree, { engine: options.engine, env: options.webOnly ? { JOB_CONCURRENCY: '0' } : {} });
   try {
@@ -142,25 +176,7 @@ export async function measureAccept(tree: BuiltTree, options: AcceptOptions, rep
     await settle(server); // start-up work (the demo agent's training) out of the way
     acked.push(firstDelivery.id);
 
-    const url = `${server.url}/webhooks/whatsapp`;
-    // The exact bytes of each request, signed and built before the load (see PREBUILT_PER_SECOND).
-    const requestOf = (delivery: Delivery): PrebuiltRequest => ({
-      bytes: rawRequest(url, 'POST', '/webhooks/whatsapp', delivery.headers, delivery.body),
-      onResponse: (status) => {
-        if (status === 200) acked.push(delivery.id);
-        else refused.set(status, (refused.get(status) ?? 0) + 1);
-      },
-    });
-    const prebuilt = Array.from({ length: PREBUILT_PER_SECOND * (WARMUP_S + DURATION_S) }, () => requestOf(next(seq++)));
-    let sent = 0;
-    // Past the prebuilt ones (faster than PREBUILT_PER_SECOND), signed now.
-    const nextRequest = () => prebuilt[sent++] ?? requestOf(next(seq++));
-    await loadPrebuilt({ url, connections: CONNECTIONS, durationSeconds: WARMUP_S, next: nextRequest });
-    const loadStarted = performance.now();
-    const meter = cpuMeter(server);
-    const result = await loadPrebuilt({ url, connections: CONNECTIONS, durationSeconds: DURATION_S, next: nextRequest });
-    const cpu = meter();
-    const loadSeconds = (performance.now() - loadStarted) / 1000;
+    const { result, loadSeconds, cpu } = await timedAccept(server, () => next(seq++), acked, refused);
     report.progress(`${options.engine}${options.webOnly ? ' web-only' : ''}: ${describe(result)}; ${acked.length} acknowledged in all`);
 
     let drain: { seconds: number | undefined; processed: number } = { seconds: undefined, processed: 0 };
