@@ -32,6 +32,8 @@ export const PAGE_ROUTES = {
   unauthorized: { paths: ['/unauthorized', '/error/unauthorized'], access: 'public' },
   // A share link of the AI Summary: read-only, opens without sign-in (common/api/summary-shares.ts).
   sharedSummary: { paths: ['/shared/summary/:token'], access: 'public' },
+  // An invitation to a client business: set a password and join (common/api/onboarding.ts).
+  invitation: { paths: ['/invite/:token'], access: 'public' },
 
   // The prototype shows no guard on /client-dashboard, but it shows one business's private data,
   // so it needs a signed-in user (docs/DECISIONS.md).
@@ -76,10 +78,10 @@ export const SITE_PAGES = ['home', 'services', 'about', 'contact', 'blog', 'blog
 export type SitePageName = (typeof SITE_PAGES)[number];
 
 /**
- * Pages whose address is a secret (a share link's token): search engines are told not to index
- * them (the server's `X-Robots-Tag`, the page's robots meta).
+ * Pages whose address is a secret (a share link's or an invitation's token): search engines are
+ * told not to index them (the server's `X-Robots-Tag`, the page's robots meta).
  */
-export const UNLISTED_PAGES = ['sharedSummary'] as const satisfies readonly PageName[];
+export const UNLISTED_PAGES = ['sharedSummary', 'invitation'] as const satisfies readonly PageName[];
 
 export function isUnlistedPage(name: PageName): boolean {
   return (UNLISTED_PAGES as readonly PageName[]).includes(name);

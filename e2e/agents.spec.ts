@@ -255,12 +255,11 @@ test.describe('AI agents', () => {
     try {
       const own = await clientContext.newPage();
       await signInPage(own, clientUser.email, clientUser.password);
+      // A client's home is its client dashboard: the agent is its Auto-response, off for now.
       await own.goto('/user/dashboard');
-      const card = own.getByRole('region', { name: 'AI agent' });
-      await expect(card).toContainText('AI Assistant');
-      await expect(card).toContainText('Off');
-      await expect(card).toContainText('Replies');
-      await expect(card).toContainText('Last 7 days.');
+      await own.getByRole('tab', { name: 'Automation Settings' }).click();
+      await expect(own.getByRole('switch', { name: 'Auto-response' })).not.toBeChecked();
+      await expect(own.locator('main')).toContainText('it is off now, so your team answers every conversation');
     } finally {
       await clientContext.close();
     }

@@ -68,10 +68,4 @@ test.describe('404, access denied and guards', () => {
     ).toBeVisible();
   });
 
-  test('pages not built yet say so, not sample data', async ({ page, playwright, baseURL }) => {
-    const manager = await createUser(playwright, baseURL!, 'manager');
-    await signInPage(page, manager.email, manager.password);
-    await page.goto('/client-dashboard');
-    await expect(page.getByRole('heading', { name: 'The Client Dashboard is not available yet.' })).toBeVisible();
-  });
 });

@@ -59,6 +59,8 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes';
 import { type ProcessInboundHint, WebhooksService } from './modules/webhooks/webhooks.service';
 import { clientsRoutes } from './modules/clients/clients.routes';
 import { ClientsService } from './modules/clients/clients.service';
+import { ClientsRepository, ClientStateService } from './modules/clients';
+import { ClientDashboardService, clientDashboardRoutes } from './modules/client-dashboard';
 import { channelsRoutes } from './modules/channels/channels.routes';
 import { ChannelsService } from './modules/channels/channels.service';
 import { conversationsRoutes } from './modules/conversations/conversations.routes';
@@ -75,6 +77,7 @@ import { workflowsRoutes } from './modules/workflows/workflows.routes';
 import { type DeliveryHint, deliverWebhookJob, HooksService, hooksRoutes } from './modules/hooks';
 import { WorkflowsService } from './modules/workflows/workflows.service';
 import { ContactRepository, ContactService, contactRoutes, NewsletterService, newsletterSubscribeJob, PublicFormLimits } from './modules/contact';
+import { InvitationsService, OnboardingRepository, OnboardingService, onboardingRoutes, type OnboardingPorts } from './modules/onboarding';
 import { BlogPostsService, ContentRepository, ContentService, contentRoutes, liveIntegrations } from './modules/content';
 import { EventsService } from './modules/events';
 import { ReadinessService, readinessDailyJob, readinessRoutes } from './modules/readiness';
@@ -128,6 +131,9 @@ import { profileRoutes } from './modules/profile/profile.routes';
 import { ProfileService } from './modules/profile/profile.service';
 import { SecurityEventsRepository } from './modules/security/security-events.repository';
 import { SecurityEventsService } from './modules/security/security-events.service';
+import { SecurityAdminService, securityRoutes, SecuritySettingsService } from './modules/security';
+import { DashboardService, dashboardRoutes } from './modules/dashboard';
+import { ErrorAlertsService } from './modules/notifications';
 import { getOrCreateSecret } from './modules/system/app-secrets';
 import { controlRoutes } from './cli/control.routes';
 import { BackupsService } from './modules/system/backups.service';
@@ -214,6 +220,15 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   const usersRepository = new UsersRepository(db);
   const lockout = new LockoutRepository(db);
   const securityEvents = new SecurityEventsService(new SecurityEventsRepository(db));
+  // Admin Settings → Security (docs/admin-settings.md): the two-factor requirement and the session
+  // lifetime, read on every signed-in request (each instance keeps them a few seconds).
+  const securitySettings: SecuritySettingsService = new SecuritySettingsService({
+    db,
+    store: new AppSettingsService(db),
+    securityEvents,
+    clock,
+    sessions: { shortenSessions: (latest, trx): Promise<number> => authService.shortenSessions(latest, trx) },
+  });
   const channelsRepository = new ChannelsRepository(db, secretBox);
   const conversationsRepository = new ConversationsRepository(db);
   const channelDirectory = new ChannelDirectory(channelsRepository);
@@ -232,11 +247,12 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     logger,
     passwordHashing,
     users,
+    sessionLifetimeSeconds: async () => (await securitySettings.get()).sessionLifetimeHours * 3600,
     sendPasswordReset: async (user, token) => {
       await emails.send(user.email, passwordResetEmail(user.name, passwordResetUrl(config.publicUrl, token)));
     },
   });
-  const authService = new AuthService({ config, auth, users, lockout, sessions: new SessionsRepository(db), securityEvents, emails, queue, passwordHashing, clock, logger });
+  const authService = new AuthService({ config, auth, users, lockout, sessions: new SessionsRepository(db), securityEvents, emails, queue, passwordHashing, clock, logger, securitySettings });
 
   const profile = new ProfileService({ auth, users, sessions: authService, securityEvents });
   const apiKeys = new ApiKeysService({ db, repository: new ApiKeysRepository(db), users, securityEvents, clock });
@@ -278,6 +294,24 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     checkOutboundUrl: (url) => outboundHttp.checkUrl(url),
     // A disabled channel's deliveries stop being accepted here at once (other instances: within seconds).
     onChange: () => webhooks.secrets.invalidate(),
+  });
+  // A client's switches (docs/client-dashboard.md): its automation paused or resumed (logged, the
+  // administrators told), deactivated or reactivated (its users' sessions revoked, its channels
+  // stop accepting — here at once, other instances within seconds).
+  const clientState = new ClientStateService({
+    db,
+    clients,
+    repository: new ClientsRepository(db),
+    clock,
+    publicUrl: config.publicUrl,
+    ports: {
+      admins: (trx) => users.findRecipients({ staffRoles: ['admin'] }, trx),
+      notify: (userId, input, trx) => notifications.notify(userId, input, trx),
+      email: (to, email, trx) => emails.send(to, email, { db: trx }),
+      securityEvent: (event, trx) => securityEvents.record(event, trx),
+      revokeSessions: (clientId, trx) => authService.revokeClientSessions(clientId, trx),
+      statusChanged: () => webhooks.secrets.invalidate(),
+    },
   });
   const widget = new WidgetService({
     db,
@@ -438,6 +472,35 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     },
   });
 
+  // Onboarding (issue 17 §1, docs/onboarding.md): requests from /client-signup, their approval (the
+  // client, its account, template, agent and subscription in one transaction) and invitations.
+  const onboardingPorts: OnboardingPorts = {
+    admins: (trx) => users.findRecipients({ staffRoles: ['admin'] }, trx),
+    notify: (userId, input, trx) => notifications.notify(userId, input, trx),
+    email: (to, email, trx) => emails.send(to, email, { db: trx }),
+    limitSubmission: (ip) => publicFormLimits.hit('onboarding', ip),
+    findAccountByEmail: (email) => users.findUserByEmail(email),
+    lockAccount: (filter, trx) => users.lockAccount(filter, trx),
+    linkAccount: (userId, clientId, trx, linkOptions) => users.linkClientAccount(userId, clientId, trx, linkOptions),
+    createAccount: (input, trx) => users.createClientAccount(input, trx),
+    createClient: (trx, input) => clients.createClientIn(trx, { ...input, status: 'active' }),
+    applyTemplate: (trx, input) => workflows.applyTemplate(trx, input),
+    setUpAgent: (trx, clientId, settings) => agents.updateAgentIn(trx, clientId, settings),
+    // TODO(lead): billing (issue 17 §2) — `startSubscription: (db, input) => billing.startSubscription(db, input)`
+    // once server/modules/billing exists; until then approvals say no subscription was started.
+  };
+  const onboardingRepository = new OnboardingRepository(db);
+  const invitations = new InvitationsService({ db, repository: onboardingRepository, clock, publicUrl: config.publicUrl, ports: onboardingPorts });
+  const onboarding = new OnboardingService({
+    db,
+    repository: onboardingRepository,
+    invitations,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    ports: onboardingPorts,
+  });
+
   // Service levels (issue 16 §1): per conversation and per client and day, kept current by the domain events;
   // the AI Summary groups unanswered questions with the AI agent's text features (§3).
   const insights = new InsightsService({ db, events, queue, logger, clock, batchDelayMs: options.insightsBatchDelayMs, textFeatures: new EmbeddedTextFeatures() });
@@ -454,6 +517,57 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   });
   // Its report files (PDF, the summary's CSV) and the AI Summary's share links (issue 16 §2–3).
   const reports = new ReportsService({ db, insights, publicUrl: config.publicUrl, clock });
+  // The client dashboard (issue 17 §2, docs/client-dashboard.md): its figures from the insights
+  // module's service levels, its plan from onboarding (billing later), the agent's settings from agents.
+  const clientDashboard = new ClientDashboardService({
+    db,
+    clock,
+    ports: {
+      serviceLevels: (clientId, period) => insights.dailyRollups({ clientId }, period),
+      // The template the client chose and since when (its approved onboarding request); nothing is
+      // past due without billing. TODO(lead): once server/modules/billing exists, read
+      // `billing.subscriptionOf(clientId)` first (its offer, start and pastDue) and fall back to this.
+      plan: async (clientId) => {
+        const offer = await onboarding.offerOf(clientId);
+        return offer && { offerId: offer.offerId, offerName: offer.offerName, activeSince: offer.approvedAt.toISOString(), pastDue: false };
+      },
+      agentSettings: async (clientId) => {
+        const agent = await agents.getConfig(clientId);
+        return { enabled: agent.enabled, businessHours: agent.businessHours, outsideHours: agent.outsideHours, awayText: agent.awayText };
+      },
+      updateAgentSettings: async (clientId, changes) => {
+        await agents.updateAgent(clientId, changes);
+      },
+      setLeadQualification: (user, clientId, enabled) => clientState.setLeadQualification(user, clientId, enabled),
+    },
+  });
+
+  // Error alerts (Admin Settings → Notifications, docs/admin-settings.md): jobs and webhook
+  // deliveries that keep failing, told to the administrators who keep the switch on.
+  const errorAlerts = new ErrorAlertsService({
+    db,
+    queue,
+    clock,
+    logger,
+    notifications,
+    publicUrl: config.publicUrl,
+    ports: {
+      jobFailures: async (since) => (await health.jobOutcomes(since)).failedByName,
+      failingWebhooks: (minConsecutive) => hooks.findFailingSubscriptions(minConsecutive),
+      admins: (trx) => users.findRecipients({ staffRoles: ['admin'] }, trx),
+      email: (to, email, trx) => emails.send(to, email, { db: trx }),
+    },
+  });
+  // The dashboard's stat cards with their week-over-week change; the demo client is the widget module's.
+  const dashboard = new DashboardService({ db, clock, ports: { demoClientId: () => widget.findDemoClientId() } });
+  // Admin Settings → Security: the audit log and every user's sessions (the auth module's).
+  const securityAdmin = new SecurityAdminService({
+    db,
+    settings: securitySettings,
+    events: securityEvents,
+    clock,
+    sessions: { find: (filter) => authService.findUserSessions(filter), revoke: (id, trx) => authService.revokeUserSession(id, trx) },
+  });
 
   // Backups of the embedded database, recorded (parley backup) so their age can be checked.
   const backups = new BackupsService({ database, secretBox, version: VERSION, settings: new AppSettingsService(db) });
@@ -518,6 +632,8 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     channelDeliveries,
     widget,
     clients,
+    clientState,
+    clientDashboard,
     channelsService,
     conversationsService,
     chats,
@@ -536,6 +652,11 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     insights,
     reportEmails,
     readiness,
+    securitySettings,
+    errorAlerts,
+    dashboard,
+    onboarding,
+    invitations,
   };
 
   // Jobs
@@ -557,6 +678,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   publicEvents.register();
   insights.register();
   reportEmails.register(scheduler);
+  errorAlerts.register();
   scheduler.register(readinessDailyJob, async () => {
     await readiness.runDaily();
   });
@@ -646,7 +768,10 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(apiKeysRoutes, { apiKeysService: apiKeys });
   await server.register(profileRoutes, { profileService: profile, rateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(notificationsRoutes, { notificationsService: notifications });
-  await server.register(clientsRoutes, { clientsService: clients });
+  await server.register(securityRoutes, { securityAdminService: securityAdmin });
+  await server.register(dashboardRoutes, { dashboardService: dashboard });
+  await server.register(clientsRoutes, { clientsService: clients, clientStateService: clientState });
+  await server.register(clientDashboardRoutes, { clientDashboardService: clientDashboard });
   await server.register(channelsRoutes, { channelsService });
   await server.register(conversationsRoutes, { conversationsService });
   await server.register(insightsRoutes, { insightsService: insights });
@@ -671,6 +796,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(hooksRoutes, { hooksService: hooks });
   await server.register(contentRoutes, { contentService: content, blogPostsService: blogPosts });
   await server.register(contactRoutes, { contactService: contact, newsletterService: newsletter });
+  await server.register(onboardingRoutes, { onboardingService: onboarding, invitationsService: invitations, publicRateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(controlRoutes, { services, backup: () => backups.create() });
   const dev = config.env === 'development';
   const siteRenderer = options.site?.loadRenderer ?? rendererFromFile(path.resolve(config.webDistDir, '..', 'ssr', 'render.js'), { reload: dev });
@@ -705,6 +831,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     // Events older than 30 days go (docs/events.md, Retention), and so do deliveries that finished before then (docs/webhooks.md).
     publicEvents.startRetention();
     hooks.startRetention();
+    errorAlerts.start();
   }
 
   return {
@@ -718,6 +845,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     async close() {
       publicEvents.stopRetention();
       hooks.stopRetention();
+      errorAlerts.stop();
       await queue.stop();
       await trainer.close();
       realtime.stop();

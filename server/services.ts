@@ -13,6 +13,8 @@ import type { ChannelsRepository } from './modules/channels/channels.repository'
 import type { ChannelsService } from './modules/channels/channels.service';
 import type { ChatsService } from './modules/chats/chats.service';
 import type { ClientsService } from './modules/clients/clients.service';
+import type { ClientStateService } from './modules/clients';
+import type { ClientDashboardService } from './modules/client-dashboard';
 import type { ConversationsRepository } from './modules/conversations/conversations.repository';
 import type { ConversationsService } from './modules/conversations/conversations.service';
 import type { MessagingService } from './modules/messaging/messaging.service';
@@ -33,6 +35,10 @@ import type { ContactService, NewsletterService } from './modules/contact';
 import type { InsightsService } from './modules/insights';
 import type { ReportEmailsService } from './modules/report-emails';
 import type { ReadinessService } from './modules/readiness';
+import type { SecuritySettingsService } from './modules/security';
+import type { ErrorAlertsService } from './modules/notifications';
+import type { DashboardService } from './modules/dashboard';
+import type { InvitationsService, OnboardingService } from './modules/onboarding';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -52,6 +58,10 @@ export interface ParleyServices {
   channelDeliveries: ChannelDeliveriesRepository;
   widget: WidgetService;
   clients: ClientsService;
+  /** A client's switches: automation paused/resumed, deactivated/reactivated, lead qualification (docs/client-dashboard.md). */
+  clientState: ClientStateService;
+  /** The client dashboard's read model (issue 17 §2). */
+  clientDashboard: ClientDashboardService;
   channelsService: ChannelsService;
   conversationsService: ConversationsService;
   chats: ChatsService;
@@ -78,4 +88,14 @@ export interface ParleyServices {
   reportEmails: ReportEmailsService;
   /** Production readiness: the 24 checks of this installation, their runs and the drop alerts (issue 16 §4). */
   readiness: ReadinessService;
+  /** Admin Settings → Security: the two-factor requirement and the session lifetime (docs/admin-settings.md). */
+  securitySettings: SecuritySettingsService;
+  /** Admin Settings → Notifications' error alerts: jobs and webhook deliveries that keep failing. */
+  errorAlerts: ErrorAlertsService;
+  /** The dashboard's stat cards with their week-over-week change. */
+  dashboard: DashboardService;
+  /** Onboarding requests from /client-signup and their review (issue 17 §1). */
+  onboarding: OnboardingService;
+  /** Invitations to a client business (issue 17 §3). */
+  invitations: InvitationsService;
 }

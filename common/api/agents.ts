@@ -135,6 +135,8 @@ export const agentChannel = z.object({
 export const agentView = z.object({
   clientId: z.uuid(),
   clientName: z.string(),
+  /** The client paused its automation then (docs/client-dashboard.md): the agent does not answer; null while not paused. */
+  automationPausedAt: isoDate.nullable().optional(),
   name: z.string(),
   description: z.string(),
   enabled: z.boolean(),

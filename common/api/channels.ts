@@ -7,7 +7,8 @@
  *   GET   /api/v1/clients                         -> findClientsResponse   (client users: their own)
  *   POST  /api/v1/clients                         createClientInput -> clientView (201, admin)
  *   GET   /api/v1/clients/:id                     -> clientView
- *   PATCH /api/v1/clients/:id                     updateClientInput -> clientView (admin)
+ *   PATCH /api/v1/clients/:id                     updateClientInput -> clientView (admin; status inactive deactivates)
+ *   PUT   /api/v1/clients/:id/automation          setClientAutomationInput -> clientView (admin, manager, the client's users)
  *   GET   /api/v1/channels?clientId=              -> findChannelsResponse  (admin, manager)
  *   POST  /api/v1/channels                        createChannelInput -> createdChannel (201, admin)
  *   PATCH /api/v1/channels/:id                    updateChannelInput -> channelView (admin)
@@ -37,9 +38,20 @@ export const clientView = z.object({
   conversationCount: z.number().int(),
   userCount: z.number().int(),
   lastInteractionAt: isoDate.nullable(),
+  /**
+   * The client's automation is paused since then (docs/client-dashboard.md): its AI agent does not
+   * answer and its event-triggered automations do not start. Null while it runs.
+   */
+  automationPausedAt: isoDate.nullable(),
+  /** The name of who paused it; null when it runs, or when that account is gone. */
+  automationPausedBy: z.string().nullable(),
   createdAt: isoDate,
 });
 export type ClientView = z.infer<typeof clientView>;
+
+/** Pause or resume a client's automation (`PUT /api/v1/clients/:id/automation`). */
+export const setClientAutomationInput = z.object({ paused: z.boolean({ error: 'Say whether the automation is paused' }) });
+export type SetClientAutomationInput = z.infer<typeof setClientAutomationInput>;
 export const findClientsResponse = z.object({ clients: z.array(clientView) });
 
 const optionalText = (max: number, message: string) =>

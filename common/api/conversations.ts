@@ -7,6 +7,7 @@
  *          409 CONFLICT details.reason "business_cannot_start" (WhatsApp/Messenger/Instagram)
  *   GET   /api/v1/conversations/:id                -> conversationView
  *   PATCH /api/v1/conversations/:id                updateConversationInput -> conversationView
+ *   PUT   /api/v1/conversations/:id/conversion     setConversionInput -> conversationView (409 not_a_lead)
  *   POST  /api/v1/conversations/:id/read           -> 204 (unread count to 0, inbound messages read)
  *   GET   /api/v1/conversations/:id/messages       findThreadQuery -> threadResponse (oldest first)
  *   POST  /api/v1/conversations/:id/messages       sendMessageInput -> messageView (201, status queued)
@@ -105,6 +106,8 @@ export const conversationView = z.object({
   leadEmail: z.string().nullable(),
   leadPhone: z.string().nullable(),
   leadSignals: z.array(z.enum(['email', 'phone', 'purchase_intent'])),
+  /** The business marked the lead as converted then ("Mark as converted", docs/client-dashboard.md); null while not. */
+  convertedAt: isoDate.nullable().optional(),
   createdAt: isoDate,
   updatedAt: isoDate,
 });
@@ -227,6 +230,12 @@ export const updateConversationInput = z
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { error: 'Nothing to change' });
 export type UpdateConversationInput = z.infer<typeof updateConversationInput>;
+
+/** "Mark as converted" on a lead, or undo it (`PUT /api/v1/conversations/:id/conversion`). */
+export const setConversionInput = z.object({ converted: z.boolean({ error: 'Say whether the lead converted' }) });
+export type SetConversionInput = z.infer<typeof setConversionInput>;
+/** The answer when the conversation is not a lead (409, details.reason `not_a_lead`). */
+export const NOT_A_LEAD_MESSAGE = 'Only a lead can be marked as converted.';
 
 export const MESSAGE_MAX = 4096;
 export const sendMessageInput = z.object({

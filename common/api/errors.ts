@@ -7,6 +7,8 @@ export const errorCode = z.enum([
   'AUTH_ERROR',
   'UNAUTHENTICATED',
   'FORBIDDEN',
+  /** 403: an admin or manager must set up two-factor authentication before anything else (docs/admin-settings.md). */
+  'TWO_FACTOR_REQUIRED',
   'CSRF_FAILED',
   'NOT_FOUND',
   'CONFLICT',

@@ -13,6 +13,7 @@
  *   POST   /two-factor/backup-codes   passwordInput -> { backupCodes }
  *   GET    /notification-preferences  -> notificationPreferences
  *   PUT    /notification-preferences  notificationPreferences -> notificationPreferences
+ *   PATCH  /notification-preferences  updateNotificationPreferencesInput -> notificationPreferences (only the switches sent)
  *   GET    /notifications?limit=      -> notificationsResponse (newest first; limit 1-100, default 50)
  *   GET    /notifications/unread-count -> { count }
  *   POST   /notifications/:id/read    -> 204
@@ -99,7 +100,10 @@ export type Notification = z.infer<typeof notification>;
 /**
  * Profile "Notifications" tab (spec part 2 §3), with the spec's defaults. `weeklyReports` and
  * `dailyReports` (administrators; the spec's admin Notifications setting, part 1 §3) are the
- * e-mailed reports (docs/insights.md, "Reports by e-mail"); `dailyReports` may be left out (off).
+ * e-mailed reports (docs/insights.md, "Reports by e-mail"). `escalations`, `lowConfidence`,
+ * `dailyReports` and `errorAlerts` are the four switches of Admin Settings → Notifications (spec
+ * part 1 §3, docs/admin-settings.md). Preferences added after the first ones may be left out:
+ * they read as their default.
  */
 export const notificationPreferences = z.object({
   emailNotifications: z.boolean(),
@@ -107,12 +111,52 @@ export const notificationPreferences = z.object({
   weeklyReports: z.boolean(),
   securityAlerts: z.boolean(),
   dailyReports: z.boolean().default(false),
+  escalations: z.boolean().default(true),
+  lowConfidence: z.boolean().default(true),
+  errorAlerts: z.boolean().default(true),
 });
 export type NotificationPreferences = z.infer<typeof notificationPreferences>;
+export type NotificationPreference = keyof NotificationPreferences;
 export const DEFAULT_NOTIFICATION_PREFERENCES: NotificationPreferences = {
   emailNotifications: true,
   messageAlerts: true,
   weeklyReports: false,
   securityAlerts: true,
   dailyReports: false,
+  escalations: true,
+  lowConfidence: true,
+  errorAlerts: true,
 };
+export const NOTIFICATION_PREFERENCES = Object.keys(DEFAULT_NOTIFICATION_PREFERENCES) as NotificationPreference[];
+
+/**
+ * A stored preferences document as it reads: each switch as stored when it is a boolean, else its
+ * default (documents saved before a switch existed, or damaged ones).
+ */
+export function readNotificationPreferences(stored: unknown): NotificationPreferences {
+  const document = typeof stored === 'object' && stored !== null ? (stored as Record<string, unknown>) : {};
+  const preferences = { ...DEFAULT_NOTIFICATION_PREFERENCES };
+  for (const key of NOTIFICATION_PREFERENCES) {
+    const value = document[key];
+    if (typeof value === 'boolean') preferences[key] = value;
+  }
+  return preferences;
+}
+
+/**
+ * PATCH /notification-preferences: only the switches sent change (Admin Settings sends its four,
+ * the profile page its own), so two pages never overwrite each other's switches.
+ */
+export const updateNotificationPreferencesInput = z
+  .object({
+    emailNotifications: z.boolean().optional(),
+    messageAlerts: z.boolean().optional(),
+    weeklyReports: z.boolean().optional(),
+    securityAlerts: z.boolean().optional(),
+    dailyReports: z.boolean().optional(),
+    escalations: z.boolean().optional(),
+    lowConfidence: z.boolean().optional(),
+    errorAlerts: z.boolean().optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), { error: 'Choose at least one notification setting to change' });
+export type UpdateNotificationPreferencesInput = z.infer<typeof updateNotificationPreferencesInput>;

@@ -20,6 +20,13 @@ export const currentUser = z.object({
   mfaEnabled: z.boolean(),
   createdAt: isoDate,
   lastLogin: isoDate.nullable(),
+  /**
+   * The app requires two-factor authentication of admins and managers (Admin Settings → Security)
+   * and this user has not set it up: until they do, every other API call answers 403
+   * TWO_FACTOR_REQUIRED and the app shows only the setup (docs/admin-settings.md). Sent by the
+   * session and sign-in answers; absent elsewhere.
+   */
+  twoFactorSetupRequired: z.boolean().optional(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;
 

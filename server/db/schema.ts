@@ -29,6 +29,12 @@ export interface ClientsTable {
   email: string | null;
   phone: string | null;
   status: ColumnType<ClientStatus, ClientStatus | undefined, ClientStatus>;
+  /** The client's automation (AI agent, event-triggered automations) is paused since then (0034). */
+  automationPausedAt: Timestamp | null;
+  /** Who paused it; null once that account is gone (0034). */
+  automationPausedBy: string | null;
+  /** Whether customers' messages can make this client's conversations leads (0034). */
+  leadQualification: ColumnType<boolean, boolean | undefined, boolean>;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -321,6 +327,8 @@ export interface ConversationsTable {
   leadSignals: ColumnType<LeadSignal[], string | undefined, string>;
   /** When it became a lead (the first signal). */
   leadAt: Timestamp | null;
+  /** The business marked the lead as converted then (0034); only a lead can be. */
+  convertedAt: Timestamp | null;
   createdAt: CreatedAt;
   updatedAt: UpdatedAt;
 }
@@ -944,6 +952,68 @@ export interface ReportDeliveriesTable {
   createdAt: CreatedAt;
 }
 
+/** One error alert that went out: its cause and UTC day (0036, the notifications module's). */
+export interface ErrorAlertsTable {
+  /** `job:<name>` or `webhook:<subscription id>`. */
+  cause: string;
+  /** `YYYY-MM-DD` (UTC). */
+  day: string;
+  title: string;
+  createdAt: CreatedAt;
+}
+
+/** Onboarding (0033, owned by the onboarding module; docs/onboarding.md). */
+export type OnboardingRequestStatus = 'pending' | 'approved' | 'declined';
+/** What the approval did with the applicant's account: linked it, invited the address, or neither (a staff account, another client's). */
+export type OnboardingAccountOutcome = 'linked' | 'invited' | 'not-linked';
+export interface OnboardingRequestsTable {
+  id: Generated<string>;
+  offerId: 'instagram-dm' | 'facebook-leads' | 'whatsapp-business';
+  businessName: string;
+  contactName: string;
+  email: string;
+  phone: string;
+  industry: 'restaurant' | 'retail' | 'healthcare' | 'education' | 'real-estate' | 'other';
+  /** The applicant's browser time zone (the agent's business hours are in it). */
+  timeZone: ColumnType<string, string | undefined, string>;
+  /** The signed-in account that sent it. */
+  userId: string | null;
+  status: ColumnType<OnboardingRequestStatus, OnboardingRequestStatus | undefined, OnboardingRequestStatus>;
+  decidedAt: Timestamp | null;
+  decidedBy: string | null;
+  declineReason: string | null;
+  /** The client the approval created. */
+  clientId: string | null;
+  /** The template the approval applied (the workflows module's; no foreign key) and its name then. */
+  templateId: string | null;
+  templateName: string | null;
+  /** The automation that template gave the client (the automations module's; no foreign key). */
+  automationId: string | null;
+  accountOutcome: OnboardingAccountOutcome | null;
+  createdAt: CreatedAt;
+}
+export interface OnboardingOfferTemplatesTable {
+  offerId: 'instagram-dm' | 'facebook-leads' | 'whatsapp-business';
+  templateId: string;
+  updatedBy: string | null;
+  updatedAt: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+export interface ClientInvitationsTable {
+  id: Generated<string>;
+  clientId: string;
+  email: string;
+  tokenHash: string;
+  invitedBy: string | null;
+  onboardingRequestId: string | null;
+  createdAt: CreatedAt;
+  /** When the current link was sent (resending renews it). */
+  sentAt: Timestamp;
+  expiresAt: Timestamp;
+  acceptedAt: Timestamp | null;
+  acceptedUserId: string | null;
+  revokedAt: Timestamp | null;
+}
+
 export interface DB {
   apiKeys: ApiKeysTable;
   webhookSubscriptions: WebhookSubscriptionsTable;
@@ -968,6 +1038,7 @@ export interface DB {
   roleChanges: RoleChangesTable;
   loginAttempts: LoginAttemptsTable;
   securityEvents: SecurityEventsTable;
+  errorAlerts: ErrorAlertsTable;
   emails: EmailsTable;
   notifications: NotificationsTable;
   jobs: JobsTable;
@@ -1006,6 +1077,9 @@ export interface DB {
   readinessRuns: ReadinessRunsTable;
   readinessItems: ReadinessItemsTable;
   readinessTestEmails: ReadinessTestEmailsTable;
+  onboardingRequests: OnboardingRequestsTable;
+  onboardingOfferTemplates: OnboardingOfferTemplatesTable;
+  clientInvitations: ClientInvitationsTable;
 }
 
 export type User = Selectable<UsersTable>;

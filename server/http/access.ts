@@ -16,10 +16,16 @@
  * scope is for sessions only. Public routes never read the header as a key (the widget's visitor
  * token travels in it); a signature route reads it as a key only when it declares a scope and the
  * credential looks like a key (`pk_live_…`), else the handler checks it (automation callback tokens).
+ *
+ * Two-factor requirement (Admin Settings → Security, docs/admin-settings.md): a session whose user
+ * must set up two-factor first (`SessionUser.twoFactorSetupRequired`) may call only the routes
+ * that declare `config.twoFactorSetup` (and public ones); every other answers 403
+ * TWO_FACTOR_REQUIRED. API keys are not affected: a key is not a sign-in.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ApiScope } from '../../common/api/api-scopes';
+import { SECURITY_MESSAGES } from '../../common/api/security';
 import type { Role } from '../../common/roles';
 import { AppError } from '../lib/errors';
 import { safeEqual } from '../lib/crypto';
@@ -38,6 +44,8 @@ export interface SessionUser {
   /** The session's id; '' for a key-authenticated request (no session). */
   sessionId: string;
   emailVerified: boolean;
+  /** An admin or manager who must set up two-factor authentication before using anything else. */
+  twoFactorSetupRequired?: boolean;
 }
 
 /** The API key a request authenticated with. */
@@ -62,6 +70,8 @@ declare module 'fastify' {
     csrf?: boolean;
     /** The API key scope this route needs; without it, API keys cannot call the route. */
     scope?: RouteScope;
+    /** Open to a user who must still set up two-factor authentication (the setup itself, `GET /api/v1/me`). */
+    twoFactorSetup?: boolean;
   }
   interface FastifyRequest {
     /** The signed-in user, resolved for every route that is not signature- or control-only. */
@@ -169,6 +179,9 @@ export const accessPlugin = fp<AccessOptions>(
       }
       if (access === 'public') return;
       if (!request.user) throw new AppError('UNAUTHENTICATED', 'Authentication required');
+      if (request.user.twoFactorSetupRequired === true && request.apiKey === null && request.routeOptions.config?.twoFactorSetup !== true) {
+        throw new AppError('TWO_FACTOR_REQUIRED', SECURITY_MESSAGES.twoFactorRequired);
+      }
       if (access !== 'signed-in' && !access.includes(request.user.role)) {
         throw new AppError('FORBIDDEN', "You don't have permission to access this resource.");
       }

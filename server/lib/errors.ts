@@ -8,6 +8,8 @@ export const ERROR_STATUS = {
   AUTH_ERROR: 401,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
+  /** An admin or manager who must set up two-factor authentication first (Admin Settings → Security). */
+  TWO_FACTOR_REQUIRED: 403,
   CSRF_FAILED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,

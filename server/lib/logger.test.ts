@@ -12,6 +12,8 @@ describe('redactUrl', () => {
     ['/x?access_token=a&TOKEN=b', '/x?access_token=[redacted]&TOKEN=[redacted]'],
     ['/shared/summary/Abc_123-x', '/shared/summary/[redacted]'],
     ['/api/v1/shared/summary/Abc_123?timeZone=UTC', '/api/v1/shared/summary/[redacted]?timeZone=UTC'],
+    ['/invite/Abc_123-x', '/invite/[redacted]'],
+    ['/api/v1/public/invitations/Abc_123/accept', '/api/v1/public/invitations/[redacted]/accept'],
   ])('hides secret query values in %s', (url, expected) => {
     expect(redactUrl(url)).toBe(expected);
   });

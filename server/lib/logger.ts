@@ -25,8 +25,11 @@ export const REDACTED_PATHS = [
 ];
 
 const SECRET_QUERY = /([?&](?:token|code|state|hub\.verify_token|access_token)=)[^&#]*/giu;
-/** Paths whose last segment is a secret: an AI Summary share link's token (page and API). */
-const SECRET_PATH = /^((?:\/api\/v1)?\/shared\/summary\/)[^/?#]+/iu;
+/**
+ * Paths with a secret segment: an AI Summary share link's token (page and API), an invitation
+ * link's token (the page `/invite/…` and `/api/v1/public/invitations/…`).
+ */
+const SECRET_PATH = /^((?:\/api\/v1)?\/shared\/summary\/|\/invite\/|\/api\/v1\/public\/invitations\/)[^/?#]+/iu;
 
 /** `?token=abc&x=1` → `?token=[redacted]&x=1`; `/shared/summary/abc` → `/shared/summary/[redacted]`. */
 export function redactUrl(url: string): string {

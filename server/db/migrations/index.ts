@@ -29,6 +29,9 @@ import * as scheduledRuns from './0029-scheduled-runs';
 import * as readiness from './0030-readiness';
 import * as summaryShares from './0031-summary-shares';
 import * as reportDeliveries from './0032-report-deliveries';
+import * as onboarding from './0033-onboarding';
+import * as clientAutomation from './0034-client-automation';
+import * as adminSettings from './0036-admin-settings';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -62,4 +65,7 @@ export const migrations: Record<string, Migration> = {
   '0030-readiness': readiness,
   '0031-summary-shares': summaryShares,
   '0032-report-deliveries': reportDeliveries,
+  '0033-onboarding': onboarding,
+  '0034-client-automation': clientAutomation,
+  '0036-admin-settings': adminSettings,
 };

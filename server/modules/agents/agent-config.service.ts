@@ -155,8 +155,8 @@ export class AgentConfigService {
   async #view(clientId: string): Promise<AgentView> {
     const repo = this.deps.agents;
     const since = new Date(this.deps.clock.now().getTime() - 7 * 24 * 60 * 60_000);
-    const [clientName, row, channels, training, stats] = await Promise.all([
-      repo.getClientName(clientId),
+    const [client, row, channels, training, stats] = await Promise.all([
+      repo.getClientHeader(clientId),
       repo.findAgent(clientId),
       repo.channels(clientId),
       this.deps.training(clientId),
@@ -165,7 +165,8 @@ export class AgentConfigService {
     const config = this.configFromRow(clientId, row);
     return {
       clientId,
-      clientName,
+      clientName: client.companyName,
+      automationPausedAt: iso(client.automationPausedAt),
       name: config.name,
       description: config.description,
       enabled: config.enabled,
@@ -207,62 +208,65 @@ export class AgentConfigService {
   }
 
   async updateAgent(clientId: string, input: UpdateAgentInput): Promise<AgentView> {
-    const repo = this.deps.agents;
-    await this.deps.db.transaction().execute(async (trx) => {
-      await visibleClient(repo, null, clientId, trx);
-      if (input.disabledChannelIds?.length) {
-        const owned = await repo.countOwnedChannels(clientId, input.disabledChannelIds, trx);
-        if (owned !== new Set(input.disabledChannelIds).size) {
-          throw new AppError('VALIDATION_ERROR', 'Unknown channel', { fields: { disabledChannelIds: "Only this client's channels can be switched off" } });
-        }
-      }
-      const current = this.configFromRow(clientId, await repo.findAgentForUpdate(clientId, trx));
-      const next = { ...current, ...withoutUndefined(input) };
-      if (next.engine === 'openai-compatible' && !next.llmBaseUrl) {
-        throw new AppError('VALIDATION_ERROR', 'Base URL is required', { fields: { llmBaseUrl: 'An OpenAI-compatible server needs its base URL' } });
-      }
-      const refused = input.llmBaseUrl ? this.deps.checkOutboundUrl(input.llmBaseUrl) : null;
-      if (refused) {
-        const message = `${refused}. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS.`;
-        throw new AppError('VALIDATION_ERROR', refused, { fields: { llmBaseUrl: message } });
-      }
-      const apiKeySealed =
-        input.llmApiKey === undefined
-          ? current.llmApiKey === null
-            ? null
-            : this.deps.secretBox.seal(current.llmApiKey)
-          : input.llmApiKey === null
-            ? null
-            : this.deps.secretBox.seal(input.llmApiKey);
-      await repo.upsertAgent(
-        clientId,
-        {
-          name: next.name,
-          description: next.description,
-          enabled: next.enabled,
-          confidenceThreshold: next.confidenceThreshold,
-          escalationEnabled: next.escalationEnabled,
-          responseDelaySeconds: next.responseDelaySeconds,
-          disabledChannelIds: JSON.stringify([...new Set(next.disabledChannelIds)]),
-          businessHours: next.businessHours ? JSON.stringify(next.businessHours) : null,
-          outsideHours: next.outsideHours,
-          greetingText: next.greetingText,
-          handoffText: next.handoffText,
-          fallbackText: next.fallbackText,
-          awayText: next.awayText,
-          engine: next.engine,
-          llmMode: next.llmMode,
-          llmModel: next.llmModel,
-          llmBaseUrl: next.llmBaseUrl,
-          llmApiKeySealed: apiKeySealed,
-          csatEnabled: next.csatEnabled,
-          csatQuestion: next.csatQuestion === DEFAULT_SURVEY_QUESTION ? null : next.csatQuestion,
-          updatedAt: this.deps.clock.now(),
-        },
-        trx,
-      );
-    });
+    await this.deps.db.transaction().execute((trx) => this.updateAgentIn(trx, clientId, input));
     return this.#view(clientId);
+  }
+
+  /** `updateAgent` inside the caller's transaction `trx` (an approved onboarding request sets up the new client's agent). */
+  async updateAgentIn(trx: Db, clientId: string, input: UpdateAgentInput): Promise<void> {
+    const repo = this.deps.agents;
+    await visibleClient(repo, null, clientId, trx);
+    if (input.disabledChannelIds?.length) {
+      const owned = await repo.countOwnedChannels(clientId, input.disabledChannelIds, trx);
+      if (owned !== new Set(input.disabledChannelIds).size) {
+        throw new AppError('VALIDATION_ERROR', 'Unknown channel', { fields: { disabledChannelIds: "Only this client's channels can be switched off" } });
+      }
+    }
+    const current = this.configFromRow(clientId, await repo.findAgentForUpdate(clientId, trx));
+    const next = { ...current, ...withoutUndefined(input) };
+    if (next.engine === 'openai-compatible' && !next.llmBaseUrl) {
+      throw new AppError('VALIDATION_ERROR', 'Base URL is required', { fields: { llmBaseUrl: 'An OpenAI-compatible server needs its base URL' } });
+    }
+    const refused = input.llmBaseUrl ? this.deps.checkOutboundUrl(input.llmBaseUrl) : null;
+    if (refused) {
+      const message = `${refused}. Enter a public address, or ask the operator to allow this host in OUTBOUND_ALLOWED_HOSTS.`;
+      throw new AppError('VALIDATION_ERROR', refused, { fields: { llmBaseUrl: message } });
+    }
+    const apiKeySealed =
+      input.llmApiKey === undefined
+        ? current.llmApiKey === null
+          ? null
+          : this.deps.secretBox.seal(current.llmApiKey)
+        : input.llmApiKey === null
+          ? null
+          : this.deps.secretBox.seal(input.llmApiKey);
+    await repo.upsertAgent(
+      clientId,
+      {
+        name: next.name,
+        description: next.description,
+        enabled: next.enabled,
+        confidenceThreshold: next.confidenceThreshold,
+        escalationEnabled: next.escalationEnabled,
+        responseDelaySeconds: next.responseDelaySeconds,
+        disabledChannelIds: JSON.stringify([...new Set(next.disabledChannelIds)]),
+        businessHours: next.businessHours ? JSON.stringify(next.businessHours) : null,
+        outsideHours: next.outsideHours,
+        greetingText: next.greetingText,
+        handoffText: next.handoffText,
+        fallbackText: next.fallbackText,
+        awayText: next.awayText,
+        engine: next.engine,
+        llmMode: next.llmMode,
+        llmModel: next.llmModel,
+        llmBaseUrl: next.llmBaseUrl,
+        llmApiKeySealed: apiKeySealed,
+        csatEnabled: next.csatEnabled,
+        csatQuestion: next.csatQuestion === DEFAULT_SURVEY_QUESTION ? null : next.csatQuestion,
+        updatedAt: this.deps.clock.now(),
+      },
+      trx,
+    );
   }
 }
 

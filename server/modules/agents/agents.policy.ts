@@ -66,6 +66,8 @@ export function decide(answer: Pick<AgentAnswer, 'confidence' | 'action'>, confi
 const EMPTY_KB: KnowledgeBase = { version: 0, entries: [], articles: [], model: null };
 const HISTORY = 10;
 const AWAY_REPEAT_MS = 12 * 60 * 60_000;
+/** The hand-off's reason while the client's automation is paused. */
+export const PAUSED_HANDOFF_REASON = 'the business paused its automation';
 
 /**
  * Everything the policy needs about one customer message (`parley_agent_context`, agents.sql.ts):
@@ -92,6 +94,8 @@ export interface InboundContext {
   companyName: string;
   liveVersion: number | null;
   agent: AgentRowFields | null;
+  /** The client paused its automation (docs/client-dashboard.md): the agent does not answer. */
+  automationPaused: boolean;
   superseded: boolean;
   /** Newest first. */
   recent: { senderType: SenderType; content: string; createdAt: Date }[];
@@ -109,6 +113,7 @@ export function contextFromJson(json: unknown): InboundContext | undefined {
   const c = json as ContextJson;
   return {
     ...c,
+    automationPaused: c.automationPaused === true,
     createdAt: new Date(c.createdAt),
     lastInboundAt: c.lastInboundAt ? new Date(c.lastInboundAt) : null,
     recent: c.recent.map((r) => ({ senderType: r.senderType, content: r.content, createdAt: new Date(r.createdAt) })),
@@ -162,6 +167,7 @@ export class AgentPolicy {
       // The LLM summarises only when no reply is coming; otherwise the reply does, after it was sent.
       return this.#summarise(message, config, completion);
     }
+    if (message.automationPaused) return this.#whilePaused(message, config, completion);
     if (config.responseDelaySeconds === 0) return this.#reply(message, config, completion);
     const dueAt = new Date(message.createdAt.getTime() + config.responseDelaySeconds * 1000);
     if (this.deps.typing) {
@@ -192,7 +198,23 @@ export class AgentPolicy {
     if (!message) return false;
     const config = this.deps.agents.configFromRow(message.clientId, message.agent ?? undefined);
     if (!this.#mayAnswer(config, message)) return false;
+    // Paused during the response delay: no answer either.
+    if (message.automationPaused) return this.#whilePaused(message, config, completion);
     return this.#reply(message, config, completion);
+  }
+
+  /**
+   * The client paused its automation (docs/client-dashboard.md): the agent does not answer. The
+   * customer gets the away text (at most once in 12 hours, as outside business hours; not outside
+   * the 24-hour window) and the conversation goes to people as a hand-off does — escalated, staff
+   * told; then its summary, extractive (no LLM while paused).
+   */
+  async #whilePaused(message: InboundRow, config: AgentConfig, completion?: JobCompletion): Promise<boolean> {
+    if (message.superseded) return false;
+    const now = this.deps.clock.now();
+    if (this.deps.messaging.windowOpen(message.kind, message.lastInboundAt, now)) await this.#sendAway(message, config, now);
+    await this.#handOff(message, PAUSED_HANDOFF_REASON);
+    return this.#summarise(await this.#reload(message), config, completion);
   }
 
   async #reply(message: InboundRow, config: AgentConfig, completion?: JobCompletion): Promise<boolean> {
@@ -259,7 +281,14 @@ export class AgentPolicy {
     );
     // A newer message (or a person) came first: its own job answers.
     if (!sent) return completion !== undefined && !handoff && !summarizer;
-    if (handoff) await this.#handOff(message, answer, asksForPerson(message.content) || answer.action === 'escalate');
+    if (handoff) {
+      const asked = asksForPerson(message.content) || answer.action === 'escalate';
+      await this.#handOff(
+        message,
+        asked ? 'the customer asked for a person' : `the AI was not confident enough (${Math.round(clamp01(answer.confidence) * 100)}%)`,
+        asked ? 'escalations' : 'lowConfidence',
+      );
+    }
     if (summarizer) return this.#summarise(await this.#reload(message), config, completion);
     return completion !== undefined && !handoff;
   }
@@ -297,6 +326,12 @@ export class AgentPolicy {
   }
 
   async #away(message: InboundRow, config: AgentConfig, now: Date): Promise<void> {
+    await this.#sendAway(message, config, now);
+    await this.deps.messaging.markAway({ conversationId: message.conversationId, clientId: message.clientId }, { kind: 'ai' }, now);
+  }
+
+  /** The away text, unless the agent sent it in this conversation in the last 12 hours. */
+  async #sendAway(message: InboundRow, config: AgentConfig, now: Date): Promise<void> {
     if (!(await this.deps.messaging.aiDecidedSince(message.conversationId, 'away', new Date(now.getTime() - AWAY_REPEAT_MS)))) {
       const info: AiMessageInfo = {
         engine: config.engine,
@@ -310,13 +345,18 @@ export class AgentPolicy {
       };
       await this.deps.messaging.sendMessage(message.conversationId, { text: config.awayText, senderType: 'ai', senderId: null, ai: info }, { kind: 'ai' });
     }
-    await this.deps.messaging.markAway({ conversationId: message.conversationId, clientId: message.clientId }, { kind: 'ai' }, now);
   }
 
   /** Escalated: people handle it now, at high priority; staff are told in the app (and by e-mail if they want). */
-  async #handOff(message: InboundRow, answer: AgentAnswer, asked: boolean): Promise<void> {
+  /**
+   * `preference`: the administrators' switch that decides whether they are told (Admin Settings →
+   * Notifications, docs/admin-settings.md): `lowConfidence` for a hand-off below the confidence
+   * threshold, `escalations` for every other. An administrator who turned it off gets neither the
+   * notification nor the e-mail; one who keeps it gets the e-mail when they take e-mail
+   * notifications. Managers are told as before (their e-mail also needs Message Alerts).
+   */
+  async #handOff(message: InboundRow, reason: string, preference: 'escalations' | 'lowConfidence' = 'escalations'): Promise<void> {
     const now = this.deps.clock.now();
-    const reason = asked ? 'the customer asked for a person' : `the AI was not confident enough (${Math.round(clamp01(answer.confidence) * 100)}%)`;
     const contact = contactLabel({ name: message.contactName, externalId: message.contactExternalId }, message.kind);
     const link = `/conversations?conversation=${message.conversationId}`;
     const excerpt = message.content.length > 200 ? `${message.content.slice(0, 199)}…` : message.content;
@@ -325,13 +365,15 @@ export class AgentPolicy {
     await this.deps.messaging.escalate(conversation, { kind: 'ai' }, async (trx) => {
       const staff = await this.deps.users.findRecipients({}, trx);
       for (const user of staff) {
+        const prefs = user.notificationPreferences;
+        const admin = user.role === 'admin';
+        if (admin && !prefs[preference]) continue;
         await this.deps.notifications.notify(
           user.id,
           { kind: 'conversation.escalated', title: `Escalated: ${contact} (${message.companyName})`.slice(0, 200), body: `${reason}: “${excerpt}”`, link },
           trx,
         );
-        const prefs = user.notificationPreferences;
-        if (prefs.emailNotifications && prefs.messageAlerts) {
+        if (admin ? prefs.emailNotifications : prefs.emailNotifications && prefs.messageAlerts) {
           await this.deps.emails.send(
             user.email,
             escalationEmail(user.fullName || 'there', { clientName: message.companyName, contactName: contact, reason, excerpt, url: new URL(link, this.deps.publicUrl).toString() }),
@@ -358,7 +400,8 @@ export class AgentPolicy {
    */
   async #summarise(message: InboundRow, config: AgentConfig, completion?: JobCompletion): Promise<boolean> {
     const recent = recentOf(message);
-    const summarizer = config.enabled ? this.deps.summarizerFor(config) : null;
+    // No LLM while the client's automation is paused.
+    const summarizer = config.enabled && !message.automationPaused ? this.deps.summarizerFor(config) : null;
     const llm = summarizer
       ? await summarizer
           .summarize({ conversationId: message.conversationId, turns: recent.map((r) => ({ role: r.senderType, text: r.content })), status: message.status })

@@ -18,9 +18,9 @@ export class AgentsRepository {
     return client?.companyName;
   }
 
-  async getClientName(clientId: string): Promise<string> {
-    const client = await this.db.selectFrom('clients').select('companyName').where('id', '=', clientId).executeTakeFirstOrThrow();
-    return client.companyName;
+  /** The client's name and since when its automation is paused (null: it is not). */
+  async getClientHeader(clientId: string): Promise<{ companyName: string; automationPausedAt: Date | null }> {
+    return this.db.selectFrom('clients').select(['companyName', 'automationPausedAt']).where('id', '=', clientId).executeTakeFirstOrThrow();
   }
 
   /** The clients' ids by company name; only `onlyClientId` when given. */

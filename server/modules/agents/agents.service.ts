@@ -90,6 +90,11 @@ export class AgentsService {
     return this.#config.updateAgent(clientId, input);
   }
 
+  /** Changes the client's agent inside the caller's transaction `trx` (an approved onboarding request sets it up). */
+  updateAgentIn(trx: Db, clientId: string, input: UpdateAgentInput): Promise<void> {
+    return this.#config.updateAgentIn(trx, clientId, input);
+  }
+
   /** Answers by engine, hand-offs and LLM cost over the last `days` days (scoped like getAgent). */
   agentStats(user: SessionUser | null, clientId: string, days: number): Promise<AgentStats> {
     return this.#config.agentStats(user, clientId, days);

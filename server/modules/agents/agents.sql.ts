@@ -21,6 +21,8 @@ export const agentsRoutines = defineSqlRoutines({
         'status', c.status, 'handledBy', c.handled_by, 'lastInboundAt', c.last_inbound_at,
         'kind', ch.kind, 'channelStatus', ch.status, 'contactExternalId', ct.external_id, 'contactName', ct.name,
         'companyName', cl.company_name,
+        -- the client's automation paused (docs/client-dashboard.md): the away text and people instead
+        'automationPaused', cl.automation_paused_at is not null,
         'liveVersion', (select kb.live_version from knowledge_bases kb where kb.client_id = m.client_id),
         'agent', (select to_jsonb(a) from agents a where a.client_id = m.client_id),
         -- only the newest customer message is answered (ties on the time broken by id), and only

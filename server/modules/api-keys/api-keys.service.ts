@@ -128,7 +128,7 @@ export class ApiKeysService {
     const now = this.deps.clock.now();
     if (credential.expiresAt && credential.expiresAt.getTime() <= now.getTime()) throw new AppError('UNAUTHENTICATED', 'This API key has expired');
     const user = await this.deps.users.findUserById(credential.userId);
-    if (!user || user.disabledAt) throw new AppError('UNAUTHENTICATED', 'The account this API key belongs to is deactivated');
+    if (!user || user.disabledAt || user.clientInactive) throw new AppError('UNAUTHENTICATED', 'The account this API key belongs to is deactivated');
     if (!credential.lastUsedAt || now.getTime() - credential.lastUsedAt.getTime() >= 60_000) {
       await this.deps.repository.touchLastUsed(credential.id, ip, now);
     }

@@ -7,8 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { isAPIError } from 'better-auth/api';
 import type { Logger } from 'pino';
 import { AUTH_MESSAGES, type SignInResponse } from '../../../common/api/auth';
+import type { SecuritySettings } from '../../../common/api/security';
 import type { CurrentUser } from '../../../common/api/users';
 import type { Config } from '../../config';
+import type { Db } from '../../db/database';
 import type { JobPayload } from '../../jobs/define-job';
 import type { JobQueue } from '../../jobs/queue';
 import type { Clock } from '../../lib/clock';
@@ -16,16 +18,19 @@ import { randomToken } from '../../lib/crypto';
 import { AppError } from '../../lib/errors';
 import { accountExistsEmail, type EmailService, verificationEmail } from '../email';
 import type { SecurityEventsService } from '../security';
-import { toCurrentUser, type UsersService } from '../users';
+import { toCurrentUser, type UsersService, type UserWithRole } from '../users';
 import type { SessionUser } from '../../http/access';
 import { accountMailJob } from './auth.job';
-import { type BetterAuth, GOOGLE_PROVIDER_ID, TOKEN_TTL_SECONDS } from './better-auth';
+import { type BetterAuth, GOOGLE_PROVIDER_ID, SESSION_RENEW_AFTER_SECONDS, TOKEN_TTL_SECONDS } from './better-auth';
 import { EMAIL_VERIFICATION_PREFIX } from './better-auth.plugin';
 import { LOCKOUT, type LockoutState, minutesLeft } from './lockout';
-import type { SessionRow, SessionsRepository } from './sessions.repository';
+import type { SessionRow, SessionsRepository, UserSessionFilter, UserSessionRow } from './sessions.repository';
 import type { LockoutRepository } from './lockout.repository';
 
 const RESET_PREFIX = 'reset-password:';
+
+/** Sign-in refused because the user's client is deactivated (docs/client-dashboard.md). */
+export const CLIENT_DEACTIVATED_MESSAGE = "Your business's Parley account is deactivated, so you cannot sign in. Please contact your administrator.";
 
 /** What a request tells the auth layer: its headers (cookies) and the caller's address. */
 export interface RequestMeta {
@@ -53,6 +58,21 @@ export interface AuthServiceDeps {
   passwordHashing: { hash(password: string): Promise<string> };
   clock: Clock;
   logger: Logger;
+  /** Admin Settings → Security: the session lifetime and the two-factor requirement (the security module's). */
+  securitySettings: { get(): Promise<SecuritySettings> };
+}
+
+/** Whether `settings` keep this account from using the app until it has set up two-factor authentication. */
+export function mustSetUpTwoFactor(settings: SecuritySettings, user: Pick<UserWithRole, 'role' | 'twoFactorEnabled'>): boolean {
+  return settings.requireTwoFactorForStaff && (user.role === 'admin' || user.role === 'manager') && !user.twoFactorEnabled;
+}
+
+/**
+ * A session in use is renewed to a full lifetime again once it is this old: a day, or a quarter of
+ * a shorter lifetime (so a one-hour session is renewed every 15 minutes of use).
+ */
+export function renewAfterMs(lifetimeMs: number): number {
+  return Math.min(SESSION_RENEW_AFTER_SECONDS * 1000, lifetimeMs / 4);
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -76,9 +96,37 @@ export class AuthService {
     return this.deps.sessions.deleteSession(userId, sessionId);
   }
 
+  /** Signs out every user of a client (its deactivation), in `db` when it is a transaction; how many sessions. */
+  async revokeClientSessions(clientId: string, db?: Db): Promise<number> {
+    return this.deps.sessions.deleteClientSessions(clientId, db);
+  }
+
   /** Signs out every session of the user but one; how many. */
   async deleteOtherSessions(userId: string, keepSessionId: string): Promise<number> {
     return this.deps.sessions.deleteOtherSessions(userId, keepSessionId);
+  }
+
+  // ---- Every user's sessions (Admin Settings → Security) ---------------------------------------
+
+  /** Every user's live sessions, most recently active first. */
+  async findUserSessions(filter: UserSessionFilter): Promise<UserSessionRow[]> {
+    return this.deps.sessions.findUserSessions(filter);
+  }
+
+  /**
+   * Signs any user's session out (an administrator's revocation): the row goes, and with no cookie
+   * cache the next request with it is signed out. Whose it was, or undefined for no such session.
+   */
+  async revokeUserSession(sessionId: string, db?: Db): Promise<{ userId: string; email: string | null } | undefined> {
+    const deleted = await this.deps.sessions.deleteSessionById(sessionId, db);
+    if (!deleted) return undefined;
+    const user = await this.deps.users.findUserById(deleted.userId, db);
+    return { userId: deleted.userId, email: user?.email ?? null };
+  }
+
+  /** Every session that would outlive `latest` ends then instead (a shorter session lifetime). */
+  async shortenSessions(latest: Date, db?: Db): Promise<number> {
+    return this.deps.sessions.shortenSessions(latest, db);
   }
 
   get googleEnabled(): boolean {
@@ -93,7 +141,10 @@ export class AuthService {
     const cookies = out.getSetCookie();
     if (!response) return { result: null, cookies };
     const user = await this.deps.users.findUserById(response.user.id);
-    if (!user || user.disabledAt) return { result: null, cookies };
+    // A disabled account, or one whose client was deactivated, has no session (its sessions were revoked).
+    if (!user || user.disabledAt || user.clientInactive) return { result: null, cookies };
+    const settings = await this.deps.securitySettings.get();
+    await this.#renewIfDue(response.session, settings.sessionLifetimeHours);
     return {
       result: {
         id: user.id,
@@ -103,9 +154,30 @@ export class AuthService {
         clientId: user.clientId,
         sessionId: response.session.id,
         emailVerified: user.emailVerified,
+        twoFactorSetupRequired: mustSetUpTwoFactor(settings, user),
       },
       cookies,
     };
+  }
+
+  /**
+   * Sessions last the configured lifetime without use and are renewed while in use (better-auth's
+   * own refresh is off: its lifetime is fixed at start). A session with more time left than the
+   * lifetime allows (the lifetime was shortened) is brought down to it. Times are the system's, as
+   * better-auth's expiry check is.
+   */
+  async #renewIfDue(session: { id: string; expiresAt: Date }, lifetimeHours: number): Promise<void> {
+    const lifetimeMs = lifetimeHours * 3_600_000;
+    const now = Date.now();
+    const left = new Date(session.expiresAt).getTime() - now;
+    if (left > lifetimeMs || left < lifetimeMs - renewAfterMs(lifetimeMs)) {
+      await this.deps.sessions.renewSession(session.id, new Date(now + lifetimeMs));
+    }
+  }
+
+  /** The current user as the session and sign-in answers give it: with whether two-factor setup must come first. */
+  async #currentUserWithRequirement(user: UserWithRole): Promise<CurrentUser> {
+    return { ...toCurrentUser(user), twoFactorSetupRequired: mustSetUpTwoFactor(await this.deps.securitySettings.get(), user) };
   }
 
   /**
@@ -176,7 +248,7 @@ export class AuthService {
         return { result: { twoFactorRequired: true }, cookies };
       }
       const user = await this.deps.users.getUserById(response.user.id);
-      return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies };
+      return { result: { twoFactorRequired: false, user: await this.#currentUserWithRequirement(user) }, cookies };
     } catch (error) {
       const code = errorCode(error);
       if (code === 'INVALID_EMAIL_OR_PASSWORD') {
@@ -187,8 +259,15 @@ export class AuthService {
         if (outcome.remaining === 0) throw this.#lockedError(minutesLeft(outcome.state, checkedAt));
         throw new AppError('AUTH_ERROR', AUTH_MESSAGES.invalidCredentials(outcome.remaining));
       }
-      // The session hook (better-auth.ts) refuses disabled accounts.
-      if (code === 'FAILED_TO_CREATE_SESSION') throw new AppError('AUTH_ERROR', AUTH_MESSAGES.signInFailed);
+      // The session hook (better-auth.ts) refuses disabled accounts and those of a deactivated
+      // client; only the latter is told why (the password was right: it is their business's state).
+      if (code === 'FAILED_TO_CREATE_SESSION') {
+        const user = await this.deps.users.findUserByEmail(email);
+        if (user && !user.disabledAt && user.clientInactive) {
+          throw new AppError('AUTH_ERROR', CLIENT_DEACTIVATED_MESSAGE, { details: { reason: 'client_inactive' } });
+        }
+        throw new AppError('AUTH_ERROR', AUTH_MESSAGES.signInFailed);
+      }
       if (code === 'EMAIL_NOT_VERIFIED') {
         // The password was right: send a fresh link rather than leave the user stuck.
         const user = await this.deps.users.findUserByEmail(email);
@@ -213,7 +292,7 @@ export class AuthService {
           ? await this.deps.auth.api.verifyTOTP({ body, headers: meta.headers, returnHeaders: true })
           : await this.deps.auth.api.verifyBackupCode({ body, headers: meta.headers, returnHeaders: true });
       const user = await this.deps.users.getUserById(response.user.id);
-      return { result: { twoFactorRequired: false, user: toCurrentUser(user) }, cookies: headers.getSetCookie() };
+      return { result: { twoFactorRequired: false, user: await this.#currentUserWithRequirement(user) }, cookies: headers.getSetCookie() };
     } catch (error) {
       if (isAPIError(error)) {
         const code = errorCode(error);
@@ -315,8 +394,9 @@ export class AuthService {
     return { result: response.url, cookies: headers.getSetCookie() };
   }
 
+  /** The signed-in user, with whether two-factor setup must come first (the session answer). */
   async getCurrentUser(userId: string): Promise<CurrentUser> {
-    return toCurrentUser(await this.deps.users.getUserById(userId));
+    return this.#currentUserWithRequirement(await this.deps.users.getUserById(userId));
   }
 
   async #recordLocked(email: string, state: LockoutState, meta: RequestMeta, at: Date): Promise<void> {

@@ -15,7 +15,13 @@ import type { UsersService } from '../users';
 import { OAUTH_CALLBACK_PATH, parleyAuthPlugin } from './better-auth.plugin';
 
 export const AUTH_BASE_PATH = '/api/auth';
-export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+/**
+ * A session's cookie lives this long (about the longest browsers keep one); the session row's
+ * `expires_at` — the lifetime an administrator sets (Admin Settings → Security, 7 days by
+ * default), renewed while in use by AuthService — decides when it ends.
+ */
+export const SESSION_COOKIE_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
+/** The longest a session in use goes without being renewed (AuthService `renewAfterMs`). */
 export const SESSION_RENEW_AFTER_SECONDS = 24 * 60 * 60;
 export const TOKEN_TTL_SECONDS = 60 * 60;
 export const GOOGLE_PROVIDER_ID = 'google';
@@ -47,6 +53,8 @@ export interface BetterAuthDeps {
   sendPasswordReset: (user: { id: string; email: string; name: string }, token: string) => Promise<void>;
   /** password-hash.ts, reporting to an observer (tests and the bench count verifications). */
   passwordHashing: PasswordHashing;
+  /** How long a new session lasts without use (Admin Settings → Security). */
+  sessionLifetimeSeconds: () => Promise<number>;
   /** The users module's accounts: disabled accounts get no session; logins and new accounts' roles are recorded. */
   users: Pick<UsersService, 'isDisabled' | 'touchLastLogin' | 'assignDefaultRole'>;
 }
@@ -105,8 +113,11 @@ export function createBetterAuth(deps: BetterAuthDeps) {
     },
     session: {
       modelName: 'sessions',
-      expiresIn: SESSION_TTL_SECONDS,
-      updateAge: SESSION_RENEW_AFTER_SECONDS,
+      // The cookie's Max-Age only: the session row's expiry is set by the create hook below and
+      // renewed by AuthService.resolveSession, with the lifetime the administrators chose —
+      // better-auth fixes its own at start, so its refresh is off.
+      expiresIn: SESSION_COOKIE_MAX_AGE_SECONDS,
+      disableSessionRefresh: true,
       // Every request reads the session row, so a revoked session stops working at once.
       cookieCache: { enabled: false },
     },
@@ -127,8 +138,10 @@ export function createBetterAuth(deps: BetterAuthDeps) {
         create: {
           // Every way of signing in (password, two-factor, verification link, Google) creates a
           // session here, so a disabled account is refused here once for all of them.
+          // It also lasts the session lifetime set in Admin Settings → Security.
           before: async (session) => {
-            return (await deps.users.isDisabled(session.userId)) ? false : undefined;
+            if (await deps.users.isDisabled(session.userId)) return false;
+            return { data: { expiresAt: new Date(Date.now() + (await deps.sessionLifetimeSeconds()) * 1000) } };
           },
           // Every way of signing in creates a session: record it as the user's last login.
           after: async (session) => {

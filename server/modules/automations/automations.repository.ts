@@ -177,8 +177,16 @@ export class AutomationsRepository {
       .where('a.status', '=', 'active')
       .where(sql<boolean>`a.trigger_events ?| ${[...types]}::text[]`)
       .where(sql<boolean>`(a.client_id is null or a.client_id = any(${[...clientIds]}::uuid[]))`)
+      // A client that paused its automation starts none of its own (docs/client-dashboard.md).
+      .where(sql<boolean>`not exists (select 1 from clients cl where cl.id = a.client_id and cl.automation_paused_at is not null)`)
       .orderBy('a.id')
       .execute();
+  }
+
+  /** Whether the client paused its automation (docs/client-dashboard.md); false for no such client. */
+  async isClientPaused(clientId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('clients').select('automationPausedAt').where('id', '=', clientId).executeTakeFirst();
+    return Boolean(row?.automationPausedAt);
   }
 
   /**

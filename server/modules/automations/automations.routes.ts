@@ -95,7 +95,7 @@ export const automationsRoutes: FastifyPluginAsyncZod<{ automationsService: Auto
         tags,
         summary: 'Run: stores a running execution and POSTs the signed trigger to the workflow URL (by a job)',
         description:
-          'Refused with "Workflow URL not configured" (400) when the automation has no workflow URL, and while it is inactive (409). ' +
+          'Refused with "Workflow URL not configured" (400) when the automation has no workflow URL, while it is inactive (409), and while its client has paused its automation (409, reason client_paused). ' +
           'The workflow receives `{execution_id, automation_config, client_id, timestamp, callback: {messages_url, status_url, token}}`, signed with ' +
           '`X-Parley-Timestamp` and `X-Parley-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>">` keyed with the automation’s signing secret. ' +
           'A non-2xx answer makes the execution an error ("HTTP error! status: <code>"); a JSON answer with `execution_id` or `id` is kept as the external execution id.',

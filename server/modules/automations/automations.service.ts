@@ -62,6 +62,8 @@ export const EXECUTIONS_LIMIT = 50;
 export const MESSAGES_LIMIT = 100;
 /** The trigger request's time limit (issue 13 §4). */
 export const TRIGGER_TIMEOUT_MS = 10_000;
+/** Run refused while the automation's client has paused its automation (docs/client-dashboard.md). */
+export const AUTOMATION_PAUSED_MESSAGE = 'Automation is paused for this client. Resume it on the client dashboard to run automations.';
 /** How much of the workflow's answer is read (for its execution id). */
 const TRIGGER_ANSWER_MAX_BYTES = 64 * 1024;
 /** While n8n says an execution still runs, it is asked again after this, doubling, up to the max. */
@@ -421,13 +423,17 @@ export class AutomationsService implements PublicEventSink {
 
   /**
    * Run: the execution, stored 'running' with the jobs that POST the trigger and watch for silence,
-   * in one transaction. Refused without a workflow URL and while inactive.
+   * in one transaction. Refused without a workflow URL, while inactive and while its client has
+   * paused its automation (409, reason client_paused).
    */
   async run(user: SessionUser, automationId: string, startedHow: AutomationStartedHow = 'manual'): Promise<ExecutionView> {
     const automation = await this.#repository.find(automationId, scopeFor(user));
     if (!automation) throw notFound('Automation');
     if (!automation.workflowUrl) throw new AppError('BAD_REQUEST', 'Workflow URL not configured');
     if (automation.status === 'inactive') throw new AppError('CONFLICT', 'This automation is inactive. Activate it before running it.');
+    if (automation.clientId !== null && (await this.#repository.isClientPaused(automation.clientId))) {
+      throw new AppError('CONFLICT', AUTOMATION_PAUSED_MESSAGE, { details: { reason: 'client_paused' } });
+    }
     const id = randomUUID();
     const token = this.#callbackToken(id);
     const startedAt = this.deps.clock.now();

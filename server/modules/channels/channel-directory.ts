@@ -19,8 +19,17 @@ export class ChannelDirectory {
     return this.channels.findByExternalIds(kind, externalIds, db);
   }
 
+  /** The kind's channels that accept messages: active, of an active client. */
   findActiveByKind(kind: ChannelKind, db?: Db): Promise<Channel[]> {
     return this.channels.findActiveByKind(kind, db);
+  }
+
+  /**
+   * The channel when it accepts customers' messages — it is active and so is its client (a
+   * deactivated client's channels answer as disabled ones do); undefined otherwise.
+   */
+  findAccepting(where: { id: string } | { kind: ChannelKind; externalId: string }, db?: Db): Promise<Channel | undefined> {
+    return this.channels.findAccepting(where, db);
   }
 
   findByVerifyTokenHash(kind: ChannelKind, hash: string): Promise<Channel | undefined> {

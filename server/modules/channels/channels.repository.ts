@@ -43,18 +43,32 @@ export class ChannelsRepository {
     return db.selectFrom('channels').selectAll().where('kind', '=', kind).where('externalId', 'in', [...externalIds]).execute();
   }
 
+  /**
+   * Channels that accept customers' messages: active, of an active client (a deactivated client's
+   * channels accept nothing, docs/client-dashboard.md).
+   */
+  #accepting(db: Db) {
+    return db
+      .selectFrom('channels')
+      .innerJoin('clients', 'clients.id', 'channels.clientId')
+      .selectAll('channels')
+      .where('channels.status', '=', 'active')
+      .where('clients.status', '=', 'active');
+  }
+
+  /** The kind's channels that accept messages (the webhooks' signature check). */
   async findActiveByKind(kind: ChannelKind, db: Db = this.db): Promise<Channel[]> {
-    return db.selectFrom('channels').selectAll().where('kind', '=', kind).where('status', '=', 'active').execute();
+    return this.#accepting(db).where('channels.kind', '=', kind).execute();
   }
 
   async findByVerifyTokenHash(kind: ChannelKind, hash: string): Promise<Channel | undefined> {
-    return this.db
-      .selectFrom('channels')
-      .selectAll()
-      .where('kind', '=', kind)
-      .where('verifyTokenHash', '=', hash)
-      .where('status', '=', 'active')
-      .executeTakeFirst();
+    return this.#accepting(this.db).where('channels.kind', '=', kind).where('channels.verifyTokenHash', '=', hash).executeTakeFirst();
+  }
+
+  /** The channel by id, or by kind and external id, when it accepts messages; else undefined. */
+  async findAccepting(where: { id: string } | { kind: ChannelKind; externalId: string }, db: Db = this.db): Promise<Channel | undefined> {
+    const q = this.#accepting(db);
+    return ('id' in where ? q.where('channels.id', '=', where.id) : q.where('channels.kind', '=', where.kind).where('channels.externalId', '=', where.externalId)).executeTakeFirst();
   }
 
   #withClient(db: Db) {

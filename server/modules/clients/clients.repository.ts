@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { createClientInput, updateClientInput } from '../../../common/api/channels';
 import type { Db } from '../../db/database';
+import type { ClientStatus } from '../../db/schema';
 import type { Scope } from '../../http/scope';
 
 type CreateClientCommand = z.output<typeof createClientInput>;
@@ -21,7 +22,9 @@ function clientViewsQuery(db: Db, scope: Scope) {
       'cl.email',
       'cl.phone',
       'cl.status',
+      'cl.automationPausedAt',
       'cl.createdAt',
+      eb.selectFrom('users').select('users.fullName').whereRef('users.id', '=', 'cl.automationPausedBy').as('automationPausedBy'),
       eb.selectFrom('channels').select(sql<number>`count(*)::int`.as('n')).whereRef('channels.clientId', '=', 'cl.id').as('channelCount'),
       eb
         .selectFrom('conversations')
@@ -40,6 +43,14 @@ function clientViewsQuery(db: Db, scope: Scope) {
 }
 
 export type ClientRow = Awaited<ReturnType<ReturnType<typeof clientViewsQuery>['executeTakeFirstOrThrow']>>;
+
+/** A client as locked for a change of its switches. */
+export interface LockedClient {
+  id: string;
+  companyName: string;
+  status: ClientStatus;
+  automationPausedAt: Date | null;
+}
 
 export class ClientsRepository {
   constructor(private readonly db: Db) {}
@@ -64,8 +75,8 @@ export class ClientsRepository {
     return id;
   }
 
-  async insertClient(input: CreateClientCommand): Promise<string> {
-    const { id } = await this.db
+  async insertClient(input: CreateClientCommand, db: Db = this.db): Promise<string> {
+    const { id } = await db
       .insertInto('clients')
       .values({
         companyName: input.companyName,
@@ -79,9 +90,16 @@ export class ClientsRepository {
     return id;
   }
 
-  /** Whether the client exists (and was updated). */
-  async updateClient(id: string, input: UpdateClientCommand): Promise<boolean> {
-    const updated = await this.db
+  /** The client in the scope, locked until the transaction `trx` ends; undefined when it cannot be seen. */
+  async lockClient(trx: Db, id: string, scope: Scope): Promise<LockedClient | undefined> {
+    let q = trx.selectFrom('clients').select(['id', 'companyName', 'status', 'automationPausedAt']).where('id', '=', id).forUpdate();
+    if (scope.clientId !== null) q = q.where('id', '=', scope.clientId);
+    return q.executeTakeFirst();
+  }
+
+  /** Whether the client exists (and was updated). `db` may be a transaction. */
+  async updateClient(id: string, input: UpdateClientCommand, db: Db = this.db): Promise<boolean> {
+    const updated = await db
       .updateTable('clients')
       .set({
         ...(input.companyName !== undefined ? { companyName: input.companyName } : {}),
@@ -95,5 +113,14 @@ export class ClientsRepository {
       .returning('id')
       .executeTakeFirst();
     return updated !== undefined;
+  }
+
+  /** Paused since `at` by `by`, or (null, null) running again. */
+  async setAutomationPaused(trx: Db, id: string, at: Date | null, by: string | null): Promise<void> {
+    await trx.updateTable('clients').set({ automationPausedAt: at, automationPausedBy: by, updatedAt: new Date() }).where('id', '=', id).execute();
+  }
+
+  async setLeadQualification(trx: Db, id: string, enabled: boolean): Promise<void> {
+    await trx.updateTable('clients').set({ leadQualification: enabled, updatedAt: new Date() }).where('id', '=', id).execute();
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Clients: the businesses Parley serves. Staff see every client; a client user sees only the one
  * they belong to (`users.client_id`) — another client's id answers 404. Creating and changing
- * clients is for administrators (enforced by the routes' access lists).
+ * clients is for administrators (enforced by the routes' access lists); changes to a client's
+ * status and automation go through ClientStateService (client-state.service.ts).
  */
 import type { z } from 'zod';
 import type { ClientView, createClientInput, updateClientInput } from '../../../common/api/channels';
@@ -35,6 +36,8 @@ export class ClientsService {
       conversationCount: row.conversationCount ?? 0,
       userCount: row.userCount ?? 0,
       lastInteractionAt: iso(row.lastInteractionAt),
+      automationPausedAt: iso(row.automationPausedAt),
+      automationPausedBy: row.automationPausedAt ? (row.automationPausedBy ?? null) : null,
       createdAt: row.createdAt.toISOString(),
     };
   }
@@ -66,9 +69,8 @@ export class ClientsService {
     return this.getClient(null, id);
   }
 
-  async updateClient(id: string, input: UpdateClientCommand): Promise<ClientView> {
-    const updated = await this.#clients.updateClient(id, input);
-    if (!updated) throw notFound('Client');
-    return this.getClient(null, id);
+  /** Creates a client inside `db` (a transaction: an approved onboarding request); its id. */
+  async createClientIn(db: Db, input: CreateClientCommand): Promise<string> {
+    return this.#clients.insertClient(input, db);
   }
 }

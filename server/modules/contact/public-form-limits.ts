@@ -1,9 +1,9 @@
 /**
- * Per-IP limits of the public forms (the contact form, the newsletter box), counted in the
- * database so that they hold across instances (the auth limits are per instance, in memory). The
- * counter's key is the form and an HMAC-SHA256 of the IP (an IPv6 address's /64) under the
- * installation's secret: the IP itself is never stored, and the key cannot be reversed by hashing
- * the 2^32 IPv4 addresses without that secret. A window is fixed from its first request
+ * Per-IP limits of the public forms (the contact form, the newsletter box, the onboarding form),
+ * counted in the database so that they hold across instances (the auth limits are per instance, in
+ * memory). The counter's key is the form and an HMAC-SHA256 of the IP (an IPv6 address's /64)
+ * under the installation's secret: the IP itself is never stored, and the key cannot be reversed
+ * by hashing the 2^32 IPv4 addresses without that secret. A window is fixed from its first request
  * (docs/contact.md).
  */
 import { isIPv6 } from 'node:net';
@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/clock';
 import { hmacSha256Hex } from '../../lib/crypto';
 import type { ContactRepository } from './contact.repository';
 
-export type PublicForm = 'contact' | 'newsletter';
+export type PublicForm = 'contact' | 'newsletter' | 'onboarding';
 
 export interface FormLimit {
   max: number;
@@ -21,7 +21,7 @@ export interface FormLimit {
   message: (minutes: number) => string;
 }
 
-/** 5 submissions per 10 minutes per IP, each form on its own. */
+/** 5 submissions per 10 minutes per IP (onboarding: per hour), each form on its own. */
 export const PUBLIC_FORM_LIMITS: Record<PublicForm, FormLimit> = {
   contact: {
     max: 5,
@@ -32,6 +32,12 @@ export const PUBLIC_FORM_LIMITS: Record<PublicForm, FormLimit> = {
     max: 5,
     windowMs: 10 * 60_000,
     message: (minutes) => `Too many subscription requests from your network. Please try again in ${minutes} minute(s).`,
+  },
+  // The onboarding form of /client-signup (the onboarding module): a business asks once, rarely twice.
+  onboarding: {
+    max: 5,
+    windowMs: 60 * 60_000,
+    message: (minutes) => `Too many requests from your network. Please try again in ${minutes} minute(s).`,
   },
 };
 

@@ -89,6 +89,7 @@ function conversationQuery(db: Db, scope: Scope) {
       'c.leadEmail',
       'c.leadPhone',
       'c.leadSignals',
+      'c.convertedAt',
       'c.aiSummary',
       'c.unreadCount',
       'c.lastMessageAt',
@@ -183,6 +184,7 @@ export function toConversationView(row: ConversationRow, now: Date): Conversatio
     leadEmail: row.leadEmail,
     leadPhone: row.leadPhone,
     leadSignals: row.leadSignals,
+    convertedAt: iso(row.convertedAt),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

@@ -16,6 +16,7 @@ import {
   findThreadQuery,
   messageView,
   sendMessageInput,
+  setConversionInput,
   startConversationInput,
   threadResponse,
   updateConversationInput,
@@ -80,6 +81,21 @@ export const conversationsRoutes: FastifyPluginAsyncZod<{ conversationsService: 
       },
     },
     async (request) => service.updateConversation(requireUser(request), request.params.id, request.body),
+  );
+
+  app.put(
+    '/api/v1/conversations/:id/conversion',
+    {
+      config,
+      schema: {
+        tags,
+        summary: '"Mark as converted" on a lead, or undo it (the conversion rate of the client dashboard); 409 not_a_lead',
+        params: idParams,
+        body: setConversionInput,
+        response: { 200: conversationView },
+      },
+    },
+    async (request) => service.setConverted(requireUser(request), request.params.id, request.body.converted),
   );
 
   app.post(

@@ -218,6 +218,12 @@ export class ConversationsService {
     }
   }
 
+  /** "Mark as converted" on a lead (or undo it); 409 when the conversation is not a lead. */
+  async setConverted(user: SessionUser, id: string, converted: boolean): Promise<ConversationView> {
+    await this.deps.inboxState.setConverted(id, scopeFor(user), converted, byUser(user));
+    return this.getConversation(user, id);
+  }
+
   /** Opening a conversation: its customer messages count as read, its unread count drops to 0. */
   async markConversationRead(user: SessionUser, id: string): Promise<void> {
     await this.deps.inboxState.markConversationRead(id, scopeFor(user), byUser(user));

@@ -10,7 +10,8 @@ export interface RenderedEmail {
   headers?: Readonly<Record<string, string>>;
 }
 
-function render(
+/** A template's e-mail: its paragraphs, an optional action link and footer, as text and minimal HTML. */
+export function render(
   kind: string,
   subject: string,
   paragraphs: string[],

@@ -17,3 +17,13 @@ export {
   type RenderedEmail,
   type ReportFigure,
 } from './email.templates';
+export { clientAutomationEmail } from './client-automation.templates';
+export { errorAlertEmail } from './admin-settings.templates';
+export {
+  clientAccessEmail,
+  clientInvitationEmail,
+  onboardingApprovedEmail,
+  onboardingDeclinedEmail,
+  onboardingReceivedEmail,
+  onboardingRequestAdminEmail,
+} from './onboarding.templates';

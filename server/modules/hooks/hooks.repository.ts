@@ -402,6 +402,22 @@ export class HooksRepository {
     return result.numUpdatedRows > 0n;
   }
 
+  /**
+   * Active subscriptions whose last `minConsecutive` or more delivery attempts all failed, most
+   * failures first (the administrators' early error alert, before auto-disable).
+   */
+  async findFailingSubscriptions(minConsecutive: number, limit: number, db: Db = this.db): Promise<FailingSubscription[]> {
+    return db
+      .selectFrom('webhookSubscriptions')
+      .select(['id', 'name', 'url', 'clientId', 'consecutiveFailures', 'failingSince'])
+      .where('status', '=', 'active')
+      .where('consecutiveFailures', '>=', minConsecutive)
+      .orderBy('consecutiveFailures', 'desc')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+
   async disableSubscription(id: string, reason: string, trx: Db): Promise<boolean> {
     const result = await trx
       .updateTable('webhookSubscriptions')
@@ -411,4 +427,14 @@ export class HooksRepository {
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
   }
+}
+
+/** A subscription whose endpoint keeps failing (HooksRepository.findFailingSubscriptions). */
+export interface FailingSubscription {
+  id: string;
+  name: string;
+  url: string;
+  clientId: string | null;
+  consecutiveFailures: number;
+  failingSince: Date | null;
 }

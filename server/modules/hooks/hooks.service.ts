@@ -55,6 +55,7 @@ import {
   type DeliveryRow,
   type DeliveryToSend,
   type EventForFanOut,
+  type FailingSubscription,
   type FailureRun,
   type FanOutResult,
   HooksRepository,
@@ -294,6 +295,15 @@ export class HooksService {
   /** Prunes now and every hour (every instance that runs jobs may; deleting is idempotent). */
   startRetention(): void {
     this.#retention.start();
+  }
+
+  /**
+   * Active subscriptions whose last `minConsecutive` or more delivery attempts all failed (at most
+   * `limit`, most failures first): the error alerts' early warning (notifications module), well
+   * before auto-disable.
+   */
+  async findFailingSubscriptions(minConsecutive: number, limit = 100): Promise<FailingSubscription[]> {
+    return this.#repository.findFailingSubscriptions(minConsecutive, limit);
   }
 
   stopRetention(): void {

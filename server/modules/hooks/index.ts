@@ -6,5 +6,6 @@
  * (`HooksService.sink()`) is one of the events module's PublicEventSinks.
  */
 export { HooksService, type AlertRecipient, type DeliveryHint, type HooksAlerts, type RecentEvents } from './hooks.service';
+export type { FailingSubscription } from './hooks.repository';
 export { deliverWebhookJob } from './deliver-webhook.job';
 export { hooksRoutes } from './hooks.routes';

@@ -72,6 +72,21 @@ export class InboxStateRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /**
+   * A lead marked converted (since `at`, or since its first marking when it already was) or not
+   * (`at` null). Resolves false when the conversation is not a lead (nothing changed).
+   */
+  async setConverted(trx: Db, id: string, at: Date | null, now: Date): Promise<boolean> {
+    const row = await trx
+      .updateTable('conversations')
+      .set({ convertedAt: at === null ? null : sql<Date>`coalesce(converted_at, ${at})`, updatedAt: now })
+      .where('id', '=', id)
+      .where('isLead', '=', true)
+      .returning('id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** A conversation's unread customer messages marked read; resolves with how many. */
   async markConversationRead(trx: Db, conversationId: string, at: Date): Promise<number> {
     const result = await trx

@@ -10,7 +10,8 @@ import type { PerformedBy } from '../../events/domain-events';
 import type { EventBus, UnstampedEvent } from '../../events/event-bus';
 import type { Scope } from '../../http/scope';
 import type { Clock } from '../../lib/clock';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
+import { NOT_A_LEAD_MESSAGE } from '../../../common/api/conversations';
 import { ACTIVE_IF_ESCALATED, InboxStateRepository, type LockedConversation } from './inbox-state.repository';
 
 export interface InboxStateServiceDeps {
@@ -84,6 +85,23 @@ export class InboxStateService {
         events.push({ name: 'conversation.reopened', payload: { ...ids, messageId: null, handledBy: updated.handledBy }, performedBy });
       }
       await this.deps.events.publishMany(trx, events);
+    });
+  }
+
+  /**
+   * "Mark as converted" on a lead the scope can see (or, `converted` false, undo it): the business
+   * won the customer (docs/client-dashboard.md, the dashboard's conversion rate). 404 for a
+   * conversation it cannot see; 409 (reason `not_a_lead`) when it is not a lead.
+   */
+  async setConverted(id: string, scope: Scope, converted: boolean, performedBy: PerformedBy): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const [conversation] = await this.#lock(trx, scope, [id]);
+      if (!conversation) throw notFound('Conversation');
+      const now = this.deps.clock.now();
+      if (!(await this.#repository.setConverted(trx, id, converted ? now : null, now))) {
+        throw new AppError('CONFLICT', NOT_A_LEAD_MESSAGE, { details: { reason: 'not_a_lead' } });
+      }
+      await this.deps.events.publish(trx, 'conversation.updated', { conversationId: id, clientId: conversation.clientId, status: conversation.status }, performedBy);
     });
   }
 

@@ -57,12 +57,18 @@ export const messagingRoutines = defineSqlRoutines({
       v_handled_by text;
       v_contact_created boolean;
       v_was_lead boolean;
+      v_paused boolean;
+      v_leads boolean;
       v_survey uuid;
       v_profile_jobs jsonb := '[]'::jsonb;
       v_events jsonb := '[]'::jsonb;
       v_results jsonb := '[]'::jsonb;
       v_claimed jsonb;
     begin
+      -- The client's switches (docs/client-dashboard.md): its automation paused (a reopened
+      -- conversation stays with people) and whether its conversations can become leads.
+      select cl.automation_paused_at is not null, cl.lead_qualification into v_paused, v_leads
+      from clients cl where cl.id = v_client;
       for v_item in select value from jsonb_array_elements(p->'items') loop
         insert into contacts (client_id, channel_id, external_id, name, avatar_url)
         values (v_client, v_channel, v_item->>'contactExternalId', v_item->>'contactName', v_item->>'contactAvatarUrl')
@@ -160,7 +166,8 @@ export const messagingRoutines = defineSqlRoutines({
         -- is active again and follows the client's agent — back to the AI when the agent is on for
         -- this channel (it then answers this message), otherwise still with people, who are
         -- notified (conversation.reopened → the notification job). Unread counts it either way.
-        v_to_ai := v_previous = 'resolved' and exists (
+        -- While the client's automation is paused the agent is not on.
+        v_to_ai := v_previous = 'resolved' and not coalesce(v_paused, false) and exists (
           select 1 from agents a join channels ch on ch.id = v_channel
           where a.client_id = v_client and a.enabled and ch.status = 'active'
             and not (a.disabled_channel_ids ? v_channel::text));
@@ -206,7 +213,8 @@ export const messagingRoutines = defineSqlRoutines({
                  'channelId', v_channel, 'direction', 'inbound', 'senderType', 'customer'));
         -- A lead (item.lead: the signals of messaging/lead-signals.ts): flagged the first time, with
         -- lead.qualified; later messages fill a missing e-mail or phone and add their signals.
-        if jsonb_typeof(v_item->'lead') = 'object' then
+        -- Not while the client has lead qualification off.
+        if jsonb_typeof(v_item->'lead') = 'object' and coalesce(v_leads, true) then
           update conversations c set
             is_lead = true,
             lead_email = coalesce(c.lead_email, v_item->'lead'->>'email'),

@@ -11,6 +11,7 @@ import {
   twoFactorCodeInput,
   twoFactorSetup,
   twoFactorStatusResponse,
+  updateNotificationPreferencesInput,
   updateProfileInput,
 } from '../../../common/api/me';
 import { currentUser } from '../../../common/api/users';
@@ -36,7 +37,11 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
 
   app.get(
     '/api/v1/me',
-    { config: { ...signedIn, scope: 'any' as const }, schema: { tags, summary: 'The signed-in user with the profile fields', response: { 200: currentUser } } },
+    {
+      // Open while two-factor setup is required: the app reads who is signed in to show the setup.
+      config: { ...signedIn, scope: 'any' as const, twoFactorSetup: true },
+      schema: { tags, summary: 'The signed-in user with the profile fields', response: { 200: currentUser } },
+    },
     async (request) => profileService.getMe(requireUser(request).id),
   );
 
@@ -94,7 +99,7 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
   app.post(
     '/api/v1/me/two-factor/enable',
     {
-      config: limited,
+      config: { ...limited, twoFactorSetup: true },
       schema: {
         tags,
         summary: 'Start TOTP setup: secret URI, QR code and recovery codes (not active until confirmed)',
@@ -108,7 +113,7 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
   app.post(
     '/api/v1/me/two-factor/confirm',
     {
-      config: limited,
+      config: { ...limited, twoFactorSetup: true },
       schema: { tags, summary: 'Turn two-factor on with a code from the authenticator app', body: twoFactorCodeInput, response: { 200: twoFactorStatusResponse } },
     },
     async (request, reply) => {
@@ -153,5 +158,19 @@ export const profileRoutes: FastifyPluginAsyncZod<ProfileRoutesOptions> = async 
       schema: { tags, summary: 'Save my notification switches', body: notificationPreferences, response: { 200: notificationPreferences } },
     },
     async (request) => profileService.setNotificationPreferences(requireUser(request).id, request.body),
+  );
+
+  app.patch(
+    '/api/v1/me/notification-preferences',
+    {
+      config: signedIn,
+      schema: {
+        tags,
+        summary: 'Change some of my notification switches (the others stay as they are)',
+        body: updateNotificationPreferencesInput,
+        response: { 200: notificationPreferences },
+      },
+    },
+    async (request) => profileService.updateNotificationPreferences(requireUser(request).id, request.body),
   );
 };

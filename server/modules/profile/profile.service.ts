@@ -5,7 +5,7 @@
  */
 import { isAPIError } from 'better-auth/api';
 import QRCode from 'qrcode';
-import type { NotificationPreferences, SessionInfo } from '../../../common/api/me';
+import type { NotificationPreferences, SessionInfo, UpdateNotificationPreferencesInput } from '../../../common/api/me';
 import { AUTH_MESSAGES } from '../../../common/api/auth';
 import type { CurrentUser } from '../../../common/api/users';
 import { AppError, notFound } from '../../lib/errors';
@@ -208,6 +208,13 @@ export class ProfileService {
 
   async setNotificationPreferences(userId: string, preferences: NotificationPreferences): Promise<NotificationPreferences> {
     if (!(await this.deps.users.setNotificationPreferences(userId, preferences))) throw notFound('User');
+    return preferences;
+  }
+
+  /** Only the switches given change, in one statement (two pages saving at once keep each other's). */
+  async updateNotificationPreferences(userId: string, changes: UpdateNotificationPreferencesInput): Promise<NotificationPreferences> {
+    const preferences = await this.deps.users.updateNotificationPreferences(userId, changes);
+    if (!preferences) throw notFound('User');
     return preferences;
   }
 }

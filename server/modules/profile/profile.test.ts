@@ -206,7 +206,16 @@ describe.each(ENGINES)('my profile, password and sessions (%s)', (engine) => {
     const other = await signedInClient(app, 'client');
     expect((await client.get('/api/v1/me/notification-preferences')).json()).toEqual(DEFAULT_NOTIFICATION_PREFERENCES);
 
-    const next = { emailNotifications: false, messageAlerts: true, weeklyReports: true, securityAlerts: false, dailyReports: true };
+    const next = {
+      emailNotifications: false,
+      messageAlerts: true,
+      weeklyReports: true,
+      securityAlerts: false,
+      dailyReports: true,
+      escalations: false,
+      lowConfidence: true,
+      errorAlerts: false,
+    };
     const saved = await client.put('/api/v1/me/notification-preferences', next);
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual(next);
@@ -218,8 +227,14 @@ describe.each(ENGINES)('my profile, password and sessions (%s)', (engine) => {
     expect(bad.json().error.code).toBe('VALIDATION_ERROR');
     expect((await client.get('/api/v1/me/notification-preferences')).json()).toEqual(next);
 
-    // `dailyReports` (added later) may be left out: it is then off.
-    const { dailyReports: _left, ...older } = next;
-    expect((await client.put('/api/v1/me/notification-preferences', older)).json()).toEqual({ ...older, dailyReports: false });
+    // The switches added later may be left out: they are then their defaults.
+    const { dailyReports: _daily, escalations: _escalations, lowConfidence: _low, errorAlerts: _errors, ...older } = next;
+    expect((await client.put('/api/v1/me/notification-preferences', older)).json()).toEqual({
+      ...older,
+      dailyReports: false,
+      escalations: true,
+      lowConfidence: true,
+      errorAlerts: true,
+    });
   });
 });

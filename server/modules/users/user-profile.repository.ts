@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { DEFAULT_NOTIFICATION_PREFERENCES, notificationPreferences, type NotificationPreferences } from '../../../common/api/me';
+import { type NotificationPreferences, readNotificationPreferences, type UpdateNotificationPreferencesInput } from '../../../common/api/me';
 import type { Db } from '../../db/database';
 import { json } from '../../db/sql';
 
@@ -34,8 +34,19 @@ export class UserProfileRepository {
     const row = await this.db.selectFrom('users').select('notificationPreferences').where('id', '=', userId).executeTakeFirst();
     if (!row) return undefined;
     // Stored documents may predate a preference: the defaults fill the gaps.
-    const parsed = notificationPreferences.safeParse({ ...DEFAULT_NOTIFICATION_PREFERENCES, ...row.notificationPreferences });
-    return parsed.success ? parsed.data : DEFAULT_NOTIFICATION_PREFERENCES;
+    return readNotificationPreferences(row.notificationPreferences);
+  }
+
+  /** Merges `changes` into the stored document in one statement; the preferences as they now read (undefined: no such user). */
+  async updateNotificationPreferences(userId: string, changes: UpdateNotificationPreferencesInput): Promise<NotificationPreferences | undefined> {
+    const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => typeof value === 'boolean'));
+    const row = await this.db
+      .updateTable('users')
+      .set({ notificationPreferences: sql<string>`notification_preferences || ${JSON.stringify(given)}::jsonb`, updatedAt: sql<Date>`now()` })
+      .where('id', '=', userId)
+      .returning('notificationPreferences')
+      .executeTakeFirst();
+    return row ? readNotificationPreferences(row.notificationPreferences) : undefined;
   }
 
   async setNotificationPreferences(userId: string, preferences: NotificationPreferences): Promise<boolean> {

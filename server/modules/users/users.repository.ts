@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { NotificationPreferences } from '../../../common/api/me';
+import { type NotificationPreferences, readNotificationPreferences } from '../../../common/api/me';
 import type { CurrentUser } from '../../../common/api/users';
 import { DEFAULT_ROLE, type Role } from '../../../common/roles';
 import type { Db } from '../../db/database';
@@ -18,6 +18,8 @@ export interface UserWithRole {
   createdAt: Date;
   lastLoginAt: Date | null;
   disabledAt: Date | null;
+  /** The user's client is deactivated (docs/client-dashboard.md): no sign-in, as for a disabled account. */
+  clientInactive: boolean;
   role: Role;
   roleAssignedBy: string | null;
   roleAssignedAt: Date | null;
@@ -46,6 +48,8 @@ export interface Recipient {
   id: string;
   email: string;
   fullName: string;
+  role: Role;
+  /** As they read: switches the stored document lacks have their default. */
   notificationPreferences: NotificationPreferences;
 }
 
@@ -87,6 +91,7 @@ export class UsersRepository {
         'users.createdAt',
         'users.lastLoginAt',
         'users.disabledAt',
+        sql<boolean>`exists (select 1 from clients ic where ic.id = users.client_id and ic.status = 'inactive')`.as('clientInactive'),
         sql<Role>`coalesce(user_roles.role, ${DEFAULT_ROLE})`.as('role'),
         'userRoles.assignedBy as roleAssignedBy',
         'userRoles.assignedAt as roleAssignedAt',
@@ -136,22 +141,30 @@ export class UsersRepository {
    * with `clientId`, that client's own users; enabled accounts only, with their e-mail preferences.
    */
   async findRecipients(filter: { clientId?: string; staffRoles?: readonly Role[] }, db: Db = this.db): Promise<Recipient[]> {
-    return db
+    const rows = await db
       .selectFrom('users')
       .leftJoin('userRoles', 'userRoles.userId', 'users.id')
-      .select(['users.id', 'users.email', 'users.fullName', 'users.notificationPreferences'])
+      .select(['users.id', 'users.email', 'users.fullName', 'users.notificationPreferences', sql<Role>`coalesce(user_roles.role, ${DEFAULT_ROLE})`.as('role')])
       .where('users.disabledAt', 'is', null)
       .where((eb) => {
         const staff = eb('userRoles.role', 'in', filter.staffRoles ?? ['admin', 'manager']);
         return filter.clientId === undefined ? staff : eb.or([staff, eb('users.clientId', '=', filter.clientId)]);
       })
       .execute();
+    return rows.map((row) => ({ ...row, notificationPreferences: readNotificationPreferences(row.notificationPreferences) }));
   }
 
-  /** Whether the account is disabled (false for no such account). */
+  /**
+   * Whether the account may not sign in: disabled, or its client deactivated (false for no such
+   * account).
+   */
   async isDisabled(userId: string): Promise<boolean> {
-    const row = await this.db.selectFrom('users').select('disabledAt').where('id', '=', userId).executeTakeFirst();
-    return Boolean(row?.disabledAt);
+    const row = await this.db
+      .selectFrom('users')
+      .select(['disabledAt', sql<boolean>`exists (select 1 from clients ic where ic.id = users.client_id and ic.status = 'inactive')`.as('clientInactive')])
+      .where('id', '=', userId)
+      .executeTakeFirst();
+    return Boolean(row?.disabledAt) || row?.clientInactive === true;
   }
 
   /** The spec's fallback role for a new account, once (and its history row when it was given). */
@@ -209,6 +222,22 @@ export class UsersRepository {
     return created.id;
   }
 
+  /** The id of the account with this id or e-mail, its row locked until `trx` ends. */
+  async lockUserRow(filter: { id: string } | { email: string }, trx: Db): Promise<string | undefined> {
+    const query = trx.selectFrom('users').select('id').forUpdate();
+    const row = await ('id' in filter ? query.where('id', '=', filter.id) : query.where('email', '=', filter.email)).executeTakeFirst();
+    return row?.id;
+  }
+
+  /** The account's client (and, with `verifyEmail`, its e-mail verified). Call inside a transaction. */
+  async setClient(userId: string, clientId: string, verifyEmail: boolean, trx: Db): Promise<void> {
+    await trx
+      .updateTable('users')
+      .set({ clientId, ...(verifyEmail ? { emailVerified: true } : {}), updatedAt: new Date() })
+      .where('id', '=', userId)
+      .execute();
+  }
+
   /** Transaction-scoped advisory lock `key` (UsersService.ADMIN_ROLES_LOCK), held until `trx` ends. */
   async lockAdminRoles(key: number, trx: Db): Promise<void> {
     await sql`select pg_advisory_xact_lock(${key})`.execute(trx);
@@ -240,7 +269,7 @@ export class UsersRepository {
 
   /** The enabled administrators with their two-factor state and notification preferences (the readiness checks). */
   async findAdmins(db: Db = this.db): Promise<AdminAccount[]> {
-    return db
+    const rows = await db
       .selectFrom('users')
       .innerJoin('userRoles', 'userRoles.userId', 'users.id')
       .select(['users.id', 'users.email', 'users.fullName', 'users.twoFactorEnabled', 'users.notificationPreferences'])
@@ -248,6 +277,7 @@ export class UsersRepository {
       .where('users.disabledAt', 'is', null)
       .orderBy('users.email')
       .execute();
+    return rows.map((row) => ({ ...row, notificationPreferences: readNotificationPreferences(row.notificationPreferences) }));
   }
 
   /**

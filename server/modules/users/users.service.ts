@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { NotificationPreferences } from '../../../common/api/me';
+import type { NotificationPreferences, UpdateNotificationPreferencesInput } from '../../../common/api/me';
 import { ROLE_CHANGE_MESSAGES, type UserSummary } from '../../../common/api/users';
 import { newPasswordSchema } from '../../../common/validation/auth';
 import type { Role } from '../../../common/roles';
@@ -82,6 +82,47 @@ export class UsersService {
     }
   }
 
+  // Joining a client business (the onboarding module: approvals and invitations), inside its transaction.
+
+  /** The account with this id or e-mail, its row locked until `trx` ends; undefined when there is none. */
+  async lockAccount(filter: { id: string } | { email: string }, trx: Db): Promise<UserWithRole | undefined> {
+    const id = await this.deps.users.lockUserRow(filter, trx);
+    return id === undefined ? undefined : this.deps.users.getUserById(id, trx);
+  }
+
+  /**
+   * Makes a plain account (role client, no client yet) a user of `clientId`, inside `trx` (lock it
+   * first with `lockAccount`). A staff account, or one of another client, is refused (CONFLICT):
+   * joining a business never changes a role, so the last-administrator rule cannot be touched.
+   * `verifyEmail`: the caller proved the address (an invitation link), so it counts as verified.
+   */
+  async linkClientAccount(userId: string, clientId: string, trx: Db, options: { verifyEmail?: boolean } = {}): Promise<void> {
+    const user = await this.deps.users.getUserById(userId, trx);
+    if (user.role !== 'client') throw new AppError('CONFLICT', 'A staff account cannot join a client business', { details: { reason: 'staff_account' } });
+    if (user.clientId !== null && user.clientId !== clientId) {
+      throw new AppError('CONFLICT', 'This account already belongs to another business', { details: { reason: 'other_client' } });
+    }
+    await this.deps.users.setClient(userId, clientId, options.verifyEmail === true, trx);
+  }
+
+  /**
+   * A client user's account from an invitation, inside `trx`: active, the e-mail verified (the link
+   * proved it), role client, with its password hash. CONFLICT when the address is taken.
+   */
+  async createClientAccount(input: { email: string; name: string; passwordHash: string; clientId: string }, trx: Db): Promise<string> {
+    try {
+      return await this.deps.users.insertVerifiedUser(
+        { email: input.email, fullName: input.name, clientId: input.clientId, passwordHash: input.passwordHash, role: 'client', assignedBy: null },
+        trx,
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        throw new AppError('CONFLICT', 'An account with this email already exists', { fields: { email: 'An account with this email already exists' }, cause: error });
+      }
+      throw error;
+    }
+  }
+
   async findUsers(filter: { search?: string | undefined; role?: Role | undefined }): Promise<UserSummary[]> {
     return (await this.deps.users.findUsers(filter)).map(toUserSummary);
   }
@@ -140,7 +181,10 @@ export class UsersService {
     await this.deps.users.touchLastLogin(userId, at);
   }
 
-  /** Whether the account is disabled (false for no such account): better-auth refuses it a session. */
+  /**
+   * Whether the account is disabled or its client deactivated (false for no such account):
+   * better-auth refuses it a session.
+   */
   async isDisabled(userId: string): Promise<boolean> {
     return this.deps.users.isDisabled(userId);
   }
@@ -172,6 +216,11 @@ export class UsersService {
 
   async setNotificationPreferences(userId: string, preferences: NotificationPreferences): Promise<boolean> {
     return this.deps.profiles.setNotificationPreferences(userId, preferences);
+  }
+
+  /** Changes only the switches given; the preferences as they now read (undefined: no such user). */
+  async updateNotificationPreferences(userId: string, changes: UpdateNotificationPreferencesInput): Promise<NotificationPreferences | undefined> {
+    return this.deps.profiles.updateNotificationPreferences(userId, changes);
   }
 
   /**

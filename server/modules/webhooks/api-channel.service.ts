@@ -1,7 +1,8 @@
 /**
  * Custom-platform (API) channel, inbound: a business's own system posts its customers' messages,
  * signed with the channel's secret. The signature is checked on the raw bytes before anything is
- * parsed; an unknown or disabled channel and a bad, missing or stale signature are refused alike.
+ * parsed; an unknown or disabled channel (or a deactivated client's) and a bad, missing or stale
+ * signature are refused alike.
  * Accepted messages go through the messaging core, idempotent on the sender's `message.id`.
  */
 import type { ApiInboundMessage } from '../../../common/api/channels';
@@ -33,8 +34,9 @@ export class ApiChannelService {
   /** The channel a correctly signed request is for; refuses everything else the same way. */
   async verify(channelId: string, headers: SignatureHeaders, rawBody: Buffer): Promise<ChannelWithSecrets> {
     const refused = new AppError('UNAUTHENTICATED', API_SIGNATURE_REFUSED);
-    const channel = UUID.test(channelId) ? await this.deps.channels.findById(channelId) : undefined;
-    if (!channel || channel.kind !== 'api' || channel.status !== 'active') throw refused;
+    // A disabled channel, or one of a deactivated client, is refused like an unknown one.
+    const channel = UUID.test(channelId) ? await this.deps.channels.findAccepting({ id: channelId }) : undefined;
+    if (!channel || channel.kind !== 'api') throw refused;
     const opened = this.deps.channels.openSecrets(channel);
     const secret = opened.secretValues.signingSecret;
     if (!secret || checkApiSignature(secret, headers, rawBody, this.deps.clock.now()) !== 'valid') throw refused;

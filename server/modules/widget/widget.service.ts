@@ -47,10 +47,10 @@ export class WidgetService {
 
   constructor(private readonly deps: WidgetServiceDeps) {}
 
-  /** An active widget's channel; a disabled or unknown one is not found. */
+  /** An active widget's channel; a disabled or unknown one, or one of a deactivated client, is not found. */
   async getWidget(widgetId: string): Promise<Channel> {
-    const [channel] = await this.deps.channels.findByExternalIds('webchat', [widgetId]);
-    if (!channel || channel.status !== 'active') throw notFound('Widget');
+    const channel = await this.deps.channels.findAccepting({ kind: 'webchat', externalId: widgetId });
+    if (!channel) throw notFound('Widget');
     return channel;
   }
 
@@ -89,8 +89,8 @@ export class WidgetService {
   async resolveRealtimeVisitor(widgetId: string, token: string): Promise<{ channelId: string; clientId: string; externalId: string } | null> {
     const visitorId = this.deps.visitorTokens.verify(widgetId, token);
     if (!visitorId) return null;
-    const [channel] = await this.deps.channels.findByExternalIds('webchat', [widgetId]);
-    return channel && channel.status === 'active' ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
+    const channel = await this.deps.channels.findAccepting({ kind: 'webchat', externalId: widgetId });
+    return channel ? { channelId: channel.id, clientId: channel.clientId, externalId: visitorId } : null;
   }
 
   /** The visitor's conversation, oldest first (empty until they write). */
@@ -155,6 +155,13 @@ export class WidgetService {
       await this.deps.settings.set(DEMO_WIDGET_SETTING, channel.id, trx);
       return channel.externalId;
     });
+  }
+
+  /** Parley's own demo client (the business behind the site's chat), if it was created; its id. */
+  async findDemoClientId(): Promise<string | null> {
+    const channelId = await this.deps.settings.get(DEMO_WIDGET_SETTING);
+    const channel = channelId ? await this.deps.channels.findById(channelId) : undefined;
+    return channel?.clientId ?? null;
   }
 
   /** The demo widget's id, if it exists and is active. */

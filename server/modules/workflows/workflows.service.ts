@@ -431,31 +431,40 @@ export class WorkflowsService {
    * assigned to this template', and no second automation.
    */
   async assignTemplateClient(id: string, clientId: string, assignedBy: string): Promise<TemplateView> {
+    await this.deps.db.transaction().execute((trx) => this.applyTemplate(trx, { templateId: id, clientId, assignedBy }));
+    return this.getTemplate(id);
+  }
+
+  /**
+   * `assignTemplateClient` inside the caller's transaction `trx` (an approved onboarding request
+   * applies its offer's template with the rest of the approval): the assignment and the client's
+   * automation; the template's name and the automation's id.
+   */
+  async applyTemplate(trx: Db, input: { templateId: string; clientId: string; assignedBy: string }): Promise<{ templateName: string; automationId: string }> {
     const automations = this.deps.automations;
     if (!automations) throw new AppError('UNAVAILABLE', 'Automations are not configured on this server, so a template cannot be assigned');
-    await this.deps.db.transaction().execute(async (trx) => {
-      const template = await this.#repo.lockTemplate(id, trx);
-      if (!template) throw notFound('Template');
-      const clientName = await this.#repo.lockClientName(clientId, trx);
-      if (clientName === undefined) throw new AppError('NOT_FOUND', 'Client not found', { fields: { clientId: 'Client not found' } });
-      if (!(await this.#repo.insertTemplateClient(id, clientId, trx))) {
-        throw new AppError('CONFLICT', WORKFLOW_TEXTS.templateAlreadyAssigned(clientName), { details: { title: WORKFLOW_TEXTS.alreadyAssignedTitle } });
-      }
-      const automation = await automations.createFromTemplate(
-        {
-          clientId,
-          templateId: id,
-          name: template.name,
-          description: template.description,
-          workflowUrl: template.workflowConfig.webhookUrl,
-          triggers: template.workflowConfig.triggers,
-          createdBy: assignedBy,
-        },
-        trx,
-      );
-      await this.#repo.setTemplateClientAutomation(id, clientId, automation.id, trx);
-    });
-    return this.getTemplate(id);
+    const { templateId: id, clientId, assignedBy } = input;
+    const template = await this.#repo.lockTemplate(id, trx);
+    if (!template) throw notFound('Template');
+    const clientName = await this.#repo.lockClientName(clientId, trx);
+    if (clientName === undefined) throw new AppError('NOT_FOUND', 'Client not found', { fields: { clientId: 'Client not found' } });
+    if (!(await this.#repo.insertTemplateClient(id, clientId, trx))) {
+      throw new AppError('CONFLICT', WORKFLOW_TEXTS.templateAlreadyAssigned(clientName), { details: { title: WORKFLOW_TEXTS.alreadyAssignedTitle } });
+    }
+    const automation = await automations.createFromTemplate(
+      {
+        clientId,
+        templateId: id,
+        name: template.name,
+        description: template.description,
+        workflowUrl: template.workflowConfig.webhookUrl,
+        triggers: template.workflowConfig.triggers,
+        createdBy: assignedBy,
+      },
+      trx,
+    );
+    await this.#repo.setTemplateClientAutomation(id, clientId, automation.id, trx);
+    return { templateName: template.name, automationId: automation.id };
   }
 
   /** Removes the assignment; the automation it created stays the client's (delete it on the automations screen). */

@@ -74,6 +74,18 @@ describe('decideAccess', () => {
     }
   });
 
+  it('shows only the two-factor setup to a user who must set it up first, on every guarded page', () => {
+    const state = signedIn('manager');
+    const pending: SessionState = state.status === 'ready' && state.user ? { ...state, user: { ...state.user, twoFactorSetupRequired: true } } : state;
+    expect(decideAccess(PAGE_ROUTES.profile.access, pending, at)).toEqual({ kind: 'two-factor-setup' });
+    expect(decideAccess(PAGE_ROUTES.adminUsers.access, pending, at)).toEqual({ kind: 'two-factor-setup' });
+    // Public pages stay open.
+    expect(decideAccess('public', pending, at)).toEqual({ kind: 'allow' });
+    // Once it is on (the session no longer says so), pages open as before.
+    const done: SessionState = state.status === 'ready' && state.user ? { ...state, user: { ...state.user, twoFactorSetupRequired: false } } : state;
+    expect(decideAccess(PAGE_ROUTES.profile.access, done, at)).toEqual({ kind: 'allow' });
+  });
+
   it('surfaces a failed session load to the error screen', () => {
     const error = new Error('down');
     expect(decideAccess('signed-in', { status: 'error', error }, at)).toEqual({ kind: 'error', error });

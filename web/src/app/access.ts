@@ -8,6 +8,8 @@ export type AccessDecision =
   /** The session is still loading: render nothing yet. */
   | { kind: 'wait' }
   | { kind: 'redirect'; to: string }
+  /** An admin or manager who must set up two-factor authentication first (Admin Settings → Security). */
+  | { kind: 'two-factor-setup' }
   | { kind: 'error'; error: Error };
 
 export interface LocationLike {
@@ -33,5 +35,6 @@ export function decideAccess(access: PageAccess, session: SessionState, location
     const origin = session.signedOut ? null : `${location.pathname}${location.search}${location.hash}`;
     return { kind: 'redirect', to: loginPathFor(origin) };
   }
+  if (session.user.twoFactorSetupRequired === true) return { kind: 'two-factor-setup' };
   return canOpen(access, session.user.role) ? { kind: 'allow' } : { kind: 'redirect', to: UNAUTHORIZED_PATH };
 }

@@ -23,6 +23,7 @@ export const PAGE_LAYOUT = {
   resetPassword: 'auth',
   unauthorized: 'plain',
   sharedSummary: 'plain',
+  invitation: 'plain',
   dashboard: 'app',
   clientDashboard: 'app',
   clients: 'app',

@@ -9,10 +9,11 @@ import type { PagesOf } from './page-layouts';
 
 type Screen = ComponentType;
 
-/** Pages whose screens are not built yet: they share one screen saying "<Feature> is not available yet." */
-export const UPCOMING_PAGES = ['clientDashboard'] as const satisfies readonly PageName[];
-
-const Upcoming = lazy(() => import('./routes/app/upcoming'));
+/**
+ * Pages whose screens are not built yet: they share one screen saying "<Feature> is not available
+ * yet." (`./routes/app/upcoming`, features/upcoming). None at the moment.
+ */
+export const UPCOMING_PAGES: readonly PageName[] = [];
 /** Analytics and Insights: one screen at /insights, /analytics and /admin/insights. */
 const Insights = lazy(() => import('./routes/app/insights'));
 /** The server renders the public site: reached from inside the app, it is loaded as a document. */
@@ -44,6 +45,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   resetPassword: AUTH_SCREENS.resetPassword,
   unauthorized: lazy(() => import('./routes/unauthorized')),
   sharedSummary: lazy(() => import('./routes/public/shared-summary')),
+  invitation: lazy(() => import('./routes/public/invitation')),
 
   dashboard: lazy(() => import('./routes/app/dashboard')),
   profile: lazy(() => import('./routes/app/profile')),
@@ -61,7 +63,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   adminN8n: lazy(() => import('./routes/app/admin-n8n')),
   adminZapier: lazy(() => import('./routes/app/admin-zapier')),
 
-  clientDashboard: Upcoming,
+  clientDashboard: lazy(() => import('./routes/app/client-dashboard')),
   insights: Insights,
   webhooks: lazy(() => import('./routes/app/webhooks')),
   summary: lazy(() => import('./routes/app/summary')),

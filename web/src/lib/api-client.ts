@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { errorBody, type ApiErrorCode } from '@common/api/errors';
 import { readCookie } from './cookies';
-import { markSessionExpired } from './session';
+import { markSessionExpired, markTwoFactorSetupRequired } from './session';
 
 const CSRF_COOKIE = 'parley_csrf';
 const CSRF_HEADER = 'x-csrf-token';
@@ -134,6 +134,8 @@ async function toApiError(response: Response): Promise<ApiError> {
       );
   // The session ended (expired or revoked elsewhere): guarded pages send the user to /login.
   if (error.code === 'UNAUTHENTICATED') markSessionExpired();
+  // An admin or manager who must set up two-factor first: the guard shows the setup instead.
+  if (error.code === 'TWO_FACTOR_REQUIRED') markTwoFactorSetupRequired();
   return error;
 }
 

@@ -85,6 +85,18 @@ export function markSessionExpired(): void {
   setState({ status: 'ready', user: null, signedOut: false });
 }
 
+/**
+ * The server answered 403 TWO_FACTOR_REQUIRED: this admin or manager must set up two-factor
+ * authentication first (Admin Settings → Security). The guard shows only the setup until a fresh
+ * session says otherwise.
+ */
+export function markTwoFactorSetupRequired(): void {
+  if (state.status !== 'ready' || state.user === null || state.user.twoFactorSetupRequired === true) return;
+  const user = { ...state.user, twoFactorSetupRequired: true };
+  inflight = Promise.resolve(user);
+  setState({ status: 'ready', user, signedOut: false });
+}
+
 export function useSession(): SessionState {
   return useSyncExternalStore(subscribe, getSessionState, getSessionState);
 }

@@ -12,6 +12,7 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
   },
   clientDashboard: {
     title: 'Client Dashboard',
+    subtitle: 'Your automation and its results',
     description: 'Your business, your automation and its results.',
   },
   clients: {

@@ -3,7 +3,7 @@
  * else (docs/DECISIONS.md "Screens not built yet"): no promise of what will appear, no sample
  * numbers, no buttons that do nothing. The page keeps its spec title in the header.
  */
-import { LayoutDashboard, type LucideIcon } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
 import type { PageName } from '@common/routes';
 
 export interface UpcomingContent {
@@ -12,9 +12,8 @@ export interface UpcomingContent {
   notice: string;
 }
 
-export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {
-  clientDashboard: { icon: LayoutDashboard, notice: 'The Client Dashboard is not available yet.' },
-};
+/** Each page of `UPCOMING_PAGES` (app/pages.tsx) with its sentence; none at the moment. */
+export const UPCOMING: Partial<Record<PageName, UpcomingContent>> = {};
 
 /** For a page listed as upcoming without its own sentence. */
 export const UPCOMING_FALLBACK = 'This page is not available yet.';

@@ -29,7 +29,7 @@ import { SURVEY_QUESTION_MAX } from '@common/messaging/satisfaction';
 import { formatDateTime } from '@/lib/format';
 import { useUpdateAgent } from '../api/update-agent';
 import { agentFieldErrors, agentFormResolver, toAgentForm, usesBaseUrl, usesLlm, type AgentForm, type AgentFormControl } from '../lib/agent-form';
-import { browserTimeZone } from '../lib/business-hours';
+import { browserTimeZone } from '@/lib/business-hours';
 import { BusinessHoursFields } from './business-hours-fields';
 
 const MODEL_PLACEHOLDER: Record<AgentForm['engine'], string> = {

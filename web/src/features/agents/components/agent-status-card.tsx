@@ -18,7 +18,13 @@ export function AgentStatusCard({ clientId }: { clientId: string }) {
             <Bot aria-hidden className="size-4 text-primary" />
             AI agent
           </span>
-          {agent.data ? <Badge variant={agent.data.enabled ? 'success' : 'secondary'}>{agent.data.enabled ? 'On' : 'Off'}</Badge> : null}
+          {agent.data ? (
+            agent.data.automationPausedAt ? (
+              <Badge variant="warning">Paused</Badge>
+            ) : (
+              <Badge variant={agent.data.enabled ? 'success' : 'secondary'}>{agent.data.enabled ? 'On' : 'Off'}</Badge>
+            )
+          ) : null}
         </CardTitle>
         <CardDescription>{agent.data ? agent.data.name : 'Answers your customers around the clock.'}</CardDescription>
       </CardHeader>
@@ -29,6 +35,9 @@ export function AgentStatusCard({ clientId }: { clientId: string }) {
           <p className="text-muted-foreground">The agent’s status could not be loaded.</p>
         ) : (
           <>
+            {agent.data.automationPausedAt ? (
+              <p className="text-warning">Automation paused since {formatDateTime(agent.data.automationPausedAt)}: the agent does not answer until it is resumed.</p>
+            ) : null}
             <p>
               {isTrainingActive(agent.data.training) ? (
                 `Learning your latest changes (${progressPercent(agent.data.training)}%)…`

@@ -14,7 +14,7 @@ import { errorMessage } from '@/lib/api-client';
 import { formatDateTime, formatRelative } from '@/lib/format';
 import { useAgents } from '../api/find-agents';
 import { engineLabel, formatPercent, llmModeShortLabel, thresholdLabel } from '../lib/agent-form';
-import { describeBusinessHours } from '../lib/business-hours';
+import { describeBusinessHours } from '@/lib/business-hours';
 import { AgentEngineStats } from './agent-engine-stats';
 import { TrainingBadge } from './training-status';
 
@@ -140,7 +140,14 @@ export function AgentsList({ role }: { role: Role }) {
                       <div className="text-xs text-muted-foreground">{describeBusinessHours(agent.businessHours)}</div>
                     </TableCell>
                     <TableCell>
-                      <Badge variant={agent.enabled ? 'success' : 'secondary'}>{agent.enabled ? 'On' : 'Off'}</Badge>
+                      <span className="flex flex-wrap gap-1">
+                        <Badge variant={agent.enabled ? 'success' : 'secondary'}>{agent.enabled ? 'On' : 'Off'}</Badge>
+                        {agent.automationPausedAt ? (
+                          <Badge variant="warning" title="The client paused its automation: the agent does not answer">
+                            Paused
+                          </Badge>
+                        ) : null}
+                      </span>
                     </TableCell>
                     <TableCell className="text-sm">
                       {engineLabel(agent.engine)}

@@ -10,6 +10,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { ClientView } from '@common/api/channels';
 import { useClientList } from '@/lib/api/clients';
 import { errorMessage } from '@/lib/api-client';
+import { formatDateTime } from '@/lib/format';
 import { newKnowledgeEntryOf, withoutNewKnowledgeEntry } from '@/lib/knowledge-entry-link';
 import { useAgent } from '../api/get-agent';
 import { AgentConfigForm } from './agent-config-form';
@@ -58,6 +59,15 @@ function AgentWorkspace({
   const data = agent.data;
   return (
     <div className="grid grid-cols-1 items-start gap-6 xl:grid-cols-[minmax(0,1fr)_22rem]">
+      {data.automationPausedAt ? (
+        <p className="rounded-lg border border-warning/40 bg-warning/10 p-3 text-sm xl:col-span-2" role="status" data-testid="agent-paused">
+          <Badge variant="warning" className="mr-2">
+            Paused
+          </Badge>
+          {data.clientName} paused its automation on {formatDateTime(data.automationPausedAt)}: the agent does not answer its customers (they get the away
+          text and go to people) until it is resumed on the client dashboard.
+        </p>
+      ) : null}
       <Tabs className="min-w-0" value={section} onValueChange={(value) => onSection(value === 'knowledge' ? 'knowledge' : 'configuration')}>
         <TabsList aria-label="Agent sections">
           <TabsTrigger value="configuration">

@@ -8,7 +8,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import type { AgentForm, AgentFormControl } from '../lib/agent-form';
-import { nextRowFor, rowsOfDay, timeZones, WEEKDAYS } from '../lib/business-hours';
+import { nextRowFor, rowsOfDay, timeZones, WEEKDAYS } from '@/lib/business-hours';
 
 /** "Always on", or a time zone and opening hours per weekday (several ranges a day), and what happens outside them. */
 export function BusinessHoursFields({

@@ -14,7 +14,7 @@ import {
   type LlmMode,
   type UpdateAgentInput,
 } from '@common/api/agents';
-import { toBusinessHours, toBusinessHoursForm, type HoursRow } from './business-hours';
+import { toBusinessHours, toBusinessHoursForm, type HoursRow } from '@/lib/business-hours';
 
 export interface AgentForm {
   name: string;

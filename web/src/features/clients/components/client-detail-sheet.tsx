@@ -7,11 +7,12 @@ import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetTitle } from '@/components/ui/sheet';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
-import { formatDate, formatRelative } from '@/lib/format';
+import { formatDate, formatDateTime, formatRelative } from '@/lib/format';
 import { useChannels } from '../api/find-channels';
 import { useClient } from '../api/get-client';
 import { ChannelCard } from './channel-card';
 import { ClientFormDialog } from './client-form-dialog';
+import { ClientStatusControl } from './client-status-control';
 import { ConnectChannelDialog } from './connect-channel-dialog';
 
 function Channels({ clientId, role }: { clientId: string; role: Role }) {
@@ -56,6 +57,12 @@ function Profile({ client, role }: { client: ClientView; role: Role }) {
     ['Email', client.email ?? '—'],
     ['Phone', client.phone ?? '—'],
     ['Client since', formatDate(client.createdAt)],
+    [
+      'Automation',
+      client.automationPausedAt
+        ? `Paused${client.automationPausedBy ? ` by ${client.automationPausedBy}` : ''} on ${formatDateTime(client.automationPausedAt)}`
+        : 'Running',
+    ],
     ['Last interaction', client.lastInteractionAt ? formatRelative(client.lastInteractionAt) : 'Never'],
     ['Channels', String(client.channelCount)],
     ['Conversations', String(client.conversationCount)],
@@ -69,9 +76,17 @@ function Profile({ client, role }: { client: ClientView; role: Role }) {
         </Avatar>
         <div className="min-w-0 flex-1">
           <p className="truncate text-lg font-semibold">{client.companyName}</p>
-          <Badge variant={client.status === 'active' ? 'success' : 'secondary'}>{client.status === 'active' ? 'Active' : 'Inactive'}</Badge>
+          <span className="flex flex-wrap gap-1.5">
+            <Badge variant={client.status === 'active' ? 'success' : 'secondary'}>{client.status === 'active' ? 'Active' : 'Inactive'}</Badge>
+            {client.automationPausedAt ? <Badge variant="warning">Paused</Badge> : null}
+          </span>
         </div>
-        {role === 'admin' ? <ClientFormDialog client={client} /> : null}
+        {role === 'admin' ? (
+          <div className="flex flex-wrap justify-end gap-2">
+            <ClientFormDialog client={client} />
+            <ClientStatusControl client={client} />
+          </div>
+        ) : null}
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">
         {rows.map(([label, value]) => (

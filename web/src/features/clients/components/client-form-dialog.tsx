@@ -58,8 +58,12 @@ export function ClientFormDialog({ client, onSaved }: { client?: ClientView; onS
         toast.error('Error', { description: errorMessage(error, 'The client could not be saved.') });
       },
     };
-    if (editing) update.mutate({ id: client.id, ...values }, callbacks);
-    else create.mutate(values, callbacks);
+    // Editing leaves the status alone: deactivating has consequences and its own confirmation
+    // (ClientStatusControl in the profile).
+    if (editing) {
+      const { status: _status, ...details } = values;
+      update.mutate({ id: client.id, ...details }, callbacks);
+    } else create.mutate(values, callbacks);
   });
 
   const field = (name: 'companyName' | 'contactPerson' | 'email' | 'phone', label: string, type = 'text') => (
@@ -94,30 +98,32 @@ export function ClientFormDialog({ client, onSaved }: { client?: ClientView; onS
           <DialogHeader>
             <DialogTitle>{editing ? 'Edit Client' : 'Add Client'}</DialogTitle>
             <DialogDescription>
-              {editing ? 'Change the business details or its status.' : 'A business Parley answers for. Connect its channels afterwards.'}
+              {editing ? 'Change the business details. Deactivate or reactivate it from its profile.' : 'A business Parley answers for. Connect its channels afterwards.'}
             </DialogDescription>
           </DialogHeader>
           {field('companyName', 'Company Name')}
           {field('contactPerson', 'Contact Person')}
           {field('email', 'Email', 'email')}
           {field('phone', 'Phone', 'tel')}
-          <FormField id="client-status" label="Status" error={errors.status?.message}>
-            <Controller
-              control={form.control}
-              name="status"
-              render={({ field: status }) => (
-                <Select value={status.value} onValueChange={status.onChange}>
-                  <SelectTrigger id="client-status" className="w-full">
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value="active">Active</SelectItem>
-                    <SelectItem value="inactive">Inactive</SelectItem>
-                  </SelectContent>
-                </Select>
-              )}
-            />
-          </FormField>
+          {editing ? null : (
+            <FormField id="client-status" label="Status" error={errors.status?.message}>
+              <Controller
+                control={form.control}
+                name="status"
+                render={({ field: status }) => (
+                  <Select value={status.value} onValueChange={status.onChange}>
+                    <SelectTrigger id="client-status" className="w-full">
+                      <SelectValue />
+                    </SelectTrigger>
+                    <SelectContent>
+                      <SelectItem value="active">Active</SelectItem>
+                      <SelectItem value="inactive">Inactive</SelectItem>
+                    </SelectContent>
+                  </Select>
+                )}
+              />
+            </FormField>
+          )}
           <DialogFooter>
             <Button type="submit" disabled={pending}>
               {pending ? 'Saving...' : editing ? 'Save Changes' : 'Add Client'}

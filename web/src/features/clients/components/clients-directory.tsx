@@ -55,6 +55,15 @@ function StatusBadge({ status }: { status: ClientView['status'] }) {
   return <Badge variant={status === 'active' ? 'success' : 'secondary'}>{status === 'active' ? 'Active' : 'Inactive'}</Badge>;
 }
 
+/** The client's automation is paused (its AI agent does not answer). */
+function PausedBadge({ client }: { client: ClientView }) {
+  return client.automationPausedAt ? (
+    <Badge variant="warning" title="The automation is paused: the AI agent does not answer">
+      Paused
+    </Badge>
+  ) : null;
+}
+
 function lastSeen(client: ClientView): string {
   return client.lastInteractionAt ? formatRelative(client.lastInteractionAt) : 'No interaction yet';
 }
@@ -72,7 +81,10 @@ function ClientCard({ client, onOpen }: { client: ClientView; onOpen: () => void
               <h3 className="truncate font-semibold">{client.companyName}</h3>
               <p className="truncate text-sm text-muted-foreground">{client.contactPerson ?? client.email ?? 'No contact person'}</p>
             </div>
-            <StatusBadge status={client.status} />
+            <span className="flex flex-col items-end gap-1">
+              <StatusBadge status={client.status} />
+              <PausedBadge client={client} />
+            </span>
           </div>
           <dl className="grid grid-cols-3 gap-2 text-center">
             {(
@@ -127,7 +139,10 @@ function ClientsTable({ clients, onOpen }: { clients: ClientView[]; onOpen: (id:
                   {client.email ? <div className="text-xs">{client.email}</div> : null}
                 </TableCell>
                 <TableCell>
-                  <StatusBadge status={client.status} />
+                  <span className="flex flex-wrap gap-1">
+                    <StatusBadge status={client.status} />
+                    <PausedBadge client={client} />
+                  </span>
                 </TableCell>
                 <TableCell className="text-right tabular-nums">{client.channelCount}</TableCell>
                 <TableCell className="text-right tabular-nums">{client.conversationCount}</TableCell>

@@ -13,6 +13,8 @@ const client = (n: number, overrides: Partial<ClientView> = {}): ClientView => (
   conversationCount: 0,
   userCount: 0,
   lastInteractionAt: null,
+  automationPausedAt: null,
+  automationPausedBy: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   ...overrides,
 });

@@ -1,4 +1,4 @@
-import { ArrowLeft, Bot, MessagesSquare, UserRound } from 'lucide-react';
+import { ArrowLeft, Bot, CircleCheck, MessagesSquare, Target, UserRound } from 'lucide-react';
 import { useEffect } from 'react';
 import { Link } from 'react-router';
 import { toast } from 'sonner';
@@ -15,11 +15,38 @@ import { contactLabel, formatConfidence, STATUS_LABEL } from '@/lib/messaging-fo
 import { useConversation } from '../api/get-conversation';
 import { useThread } from '../api/get-thread';
 import { useMarkConversationRead } from '../api/mark-conversation-read';
+import { useSetConversion } from '../api/set-conversion';
 import { useUpdateConversation } from '../api/update-conversation';
 import { Composer } from './composer';
 import { MessageThread } from './message-thread';
 import { StatusBadge } from './status-badge';
 import { ConversationUnderstanding } from './understanding';
+
+/** On a lead: "Mark as converted" (the business won the customer), or undo it. */
+function ConversionButton({ conversation }: { conversation: ConversationView }) {
+  const conversion = useSetConversion();
+  const converted = Boolean(conversation.convertedAt);
+  return (
+    <Button
+      variant={converted ? 'secondary' : 'outline'}
+      disabled={conversion.isPending}
+      aria-pressed={converted}
+      title={converted ? 'Marked as converted: click to undo' : 'The customer bought or booked: count this lead as converted'}
+      onClick={() =>
+        conversion.mutate(
+          { id: conversation.id, converted: !converted },
+          {
+            onSuccess: () => toast.success(converted ? 'Conversion Undone' : 'Lead Converted', { description: converted ? 'The lead is no longer counted as converted.' : 'The lead counts as converted on the client dashboard.' }),
+            onError: (error) => toast.error('Error', { description: errorMessage(error, 'The lead could not be updated.') }),
+          },
+        )
+      }
+    >
+      {converted ? <CircleCheck aria-hidden /> : <Target aria-hidden />}
+      {converted ? 'Converted' : 'Mark as converted'}
+    </Button>
+  );
+}
 
 function ConversationHeader({ conversation, userId, showClient }: { conversation: ConversationView; userId: string; showClient: boolean }) {
   const update = useUpdateConversation();
@@ -109,6 +136,7 @@ function ConversationHeader({ conversation, userId, showClient }: { conversation
               ))}
             </SelectContent>
           </Select>
+          {conversation.isLead ? <ConversionButton conversation={conversation} /> : null}
           <Button variant={human ? 'outline' : 'default'} onClick={toggleHandler} disabled={update.isPending}>
             {human ? <Bot aria-hidden /> : <UserRound aria-hidden />}
             {human ? 'Return to AI' : 'Handoff to Human'}

@@ -8,11 +8,11 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
 import { formatRelative } from '@/lib/format';
 import { contactLabel, formatConfidence, truncateText } from '@/lib/messaging-format';
-import { useDashboardOverview } from '../api/get-dashboard-overview';
+import { useActiveConversations } from '../api/get-dashboard-overview';
 
 /** Spec part 1 §2.13: the latest active conversations, with VIEW ALL. */
 export function ActiveConversations({ className, showClient }: { className?: string; showClient: boolean }) {
-  const overview = useDashboardOverview(showClient);
+  const active = useActiveConversations();
   return (
     <Card className={cn('gap-4', className)}>
       <CardHeader className="flex flex-row items-center justify-between">
@@ -25,20 +25,20 @@ export function ActiveConversations({ className, showClient }: { className?: str
         </Button>
       </CardHeader>
       <CardContent>
-        {overview.isPending ? (
+        {active.isPending ? (
           <div className="grid gap-2">
             <Skeleton className="h-14" />
             <Skeleton className="h-14" />
           </div>
-        ) : overview.isError ? (
+        ) : active.isError ? (
           <p className="text-sm text-muted-foreground">The conversations could not be loaded.</p>
-        ) : overview.data.active.length === 0 ? (
+        ) : active.data.length === 0 ? (
           <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
             No active conversations. They appear here as customers write through a connected channel.
           </p>
         ) : (
           <ul className="grid grid-cols-1 gap-1" aria-label="Active conversations">
-            {overview.data.active.map((conversation) => {
+            {active.data.map((conversation) => {
               const name = contactLabel(conversation.contact, conversation.platform);
               const needsHuman = conversation.handledBy === 'human';
               return (

@@ -2,6 +2,7 @@ import {
   BarChart3,
   Bell,
   Bot,
+  FileText,
   Mail,
   MessageSquare,
   MessagesSquare,
@@ -115,6 +116,33 @@ function TeamCard() {
   );
 }
 
+/** Spec part 1 §2.13 (admins): the Content Management panel's way in — its three tabs on /admin. */
+function ContentManagementCard() {
+  const tabs = [
+    { label: 'Blog Posts', to: '/admin' },
+    { label: 'Page Content', to: '/admin?tab=content' },
+    { label: 'N8N Integration', to: '/admin?tab=n8n' },
+  ];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <FileText aria-hidden className="size-4 text-primary" />
+          Content Management
+        </CardTitle>
+        <CardDescription>The public site: blog posts, page sections, hero stats and contact messages.</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-wrap gap-2">
+        {tabs.map((tab) => (
+          <Button key={tab.to} asChild variant="outline" size="sm">
+            <Link to={tab.to}>{tab.label}</Link>
+          </Button>
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
+
 /**
  * `inbox`: the inbox widget (spec part 1 §2.12); `aside`: cards of other features for the right
  * column (the client's AI agent). Both are composed in by the route.
@@ -146,13 +174,14 @@ export function DashboardHome({ user, inbox, aside }: { user: CurrentUser; inbox
         ) : null}
       </section>
 
-      <StatCards user={user} />
+      <StatCards />
 
       <div className="grid gap-6 lg:grid-cols-3">
         <ActiveConversations className="lg:col-span-2" showClient={user.role !== 'client'} />
         <div className="grid content-start gap-6">
           {aside}
           {isAdmin ? <TeamCard /> : null}
+          {isAdmin ? <ContentManagementCard /> : null}
           {!user.mfaEnabled ? (
             <Card>
               <CardHeader>

@@ -1,18 +1,27 @@
-import { Building2, Clock, MessagesSquare, Ticket, type LucideIcon } from 'lucide-react';
-import type { CurrentUser } from '@common/api/users';
+import { ArrowDownRight, ArrowRight, ArrowUpRight, Building2, Clock, MessagesSquare, Ticket, type LucideIcon } from 'lucide-react';
+import type { DashboardStats } from '@common/api/dashboard';
 import { formatResponseTime } from '@common/messaging/keyword-rules';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { useDashboardOverview } from '../api/get-dashboard-overview';
+import { cn } from '@/lib/cn';
+import { useDashboardStats } from '../api/get-dashboard-stats';
+import { type Change, weekOverWeek } from '../lib/week-over-week';
 
 interface Stat {
   label: string;
   value: string;
+  change: Change;
+  /** What the change compares, when the value itself is not what changed. */
+  changePrefix?: string;
   note: string;
   icon: LucideIcon;
 }
 
+const DIRECTION_ICON = { up: ArrowUpRight, down: ArrowDownRight, flat: ArrowRight, none: null } as const;
+const SENTIMENT_CLASS = { good: 'text-success', bad: 'text-destructive', neutral: 'text-muted-foreground' } as const;
+
 function StatCard({ stat }: { stat: Stat }) {
+  const Arrow = DIRECTION_ICON[stat.change.direction];
   return (
     <Card className="gap-2 py-4">
       <CardContent className="grid gap-1 px-4">
@@ -21,53 +30,83 @@ function StatCard({ stat }: { stat: Stat }) {
           <stat.icon aria-hidden className="size-4 text-primary" />
         </div>
         <p className="text-2xl font-semibold tabular-nums">{stat.value}</p>
+        <p className={cn('flex items-start gap-1 text-xs', SENTIMENT_CLASS[stat.change.sentiment])}>
+          {Arrow ? <Arrow aria-hidden className="mt-px size-3.5 shrink-0" /> : null}
+          <span>
+            {stat.changePrefix ? `${stat.changePrefix}, ` : ''}
+            {stat.change.text}
+          </span>
+        </p>
         <p className="text-xs text-muted-foreground">{stat.note}</p>
       </CardContent>
     </Card>
   );
 }
 
-/**
- * Spec part 1 §2.13's four cards from real data. The week-over-week change needs history the API
- * does not report yet (the insights issue adds it), so each card says so instead of inventing one.
- */
-export function StatCards({ user }: { user: CurrentUser }) {
-  const staff = user.role !== 'client';
-  const overview = useDashboardOverview(staff);
-  const noTrend = 'No week-over-week figure yet';
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-  if (overview.isPending) {
-    return (
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Loading figures">
-        {[0, 1, 2, 3].map((i) => (
-          <Skeleton key={i} className="h-28" />
-        ))}
-      </div>
-    );
-  }
-  if (overview.isError) {
-    return <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">The conversation figures could not be loaded.</p>;
-  }
-  const data = overview.data;
+/** The cards of spec part 1 §2.13 from the server's two 7-day windows (definitions: docs/admin-settings.md). */
+export function statsFor(data: DashboardStats): Stat[] {
+  const { conversationsHandled: handled, openTickets: tickets, avgResponseTime: response } = data;
   const stats: Stat[] = [
-    { label: 'Conversations Handled', value: String(data.counts.all), note: noTrend, icon: MessagesSquare },
-    { label: 'Open Tickets', value: String(data.counts.open), note: 'Active, pending and escalated', icon: Ticket },
+    {
+      label: 'Conversations Handled',
+      value: String(handled.current),
+      change: weekOverWeek(handled.current, handled.previous, 'higher'),
+      note: 'Answered by the AI or a person in the last 7 days',
+      icon: MessagesSquare,
+    },
+    {
+      label: 'Open Tickets',
+      value: String(tickets.now),
+      change: weekOverWeek(tickets.openedCurrent, tickets.openedPrevious, 'neither'),
+      changePrefix: `${tickets.openedCurrent} opened in 7 days`,
+      note: 'Active, pending and escalated now',
+      icon: Ticket,
+    },
     {
       label: 'Avg Response Time',
-      value: data.avgResponseSeconds === null ? '—' : formatResponseTime(data.avgResponseSeconds),
+      value: response.currentSeconds === null ? '—' : formatResponseTime(response.currentSeconds),
+      change: weekOverWeek(response.currentSeconds, response.previousSeconds, 'lower'),
       note:
-        data.responseSample === 0
-          ? 'No conversation has been answered yet'
-          : `First replies in the latest ${data.responseSample} answered conversation${data.responseSample === 1 ? '' : 's'}`,
+        response.currentSample === 0
+          ? 'No conversation got its first reply in the last 7 days'
+          : `First replies in ${plural(response.currentSample, 'conversation', 'conversations')}, last 7 days`,
       icon: Clock,
     },
   ];
   if (data.activeClients !== null) {
-    stats.push({ label: 'Active Clients', value: String(data.activeClients), note: `${data.totalClients ?? 0} in total`, icon: Building2 });
+    stats.push({
+      label: 'Active Clients',
+      value: String(data.activeClients.now),
+      change: weekOverWeek(data.activeClients.now, data.activeClients.previous, 'higher'),
+      note: 'Active businesses, not counting the demo',
+      icon: Building2,
+    });
   }
+  return stats;
+}
+
+/** Spec part 1 §2.13's four cards (a client user's three: their business's), each with its week-over-week change. */
+export function StatCards() {
+  const stats = useDashboardStats();
+
+  if (stats.isPending) {
+    return (
+      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" aria-label="Loading figures">
+        {[0, 1, 2, 3].map((i) => (
+          <Skeleton key={i} className="h-32" />
+        ))}
+      </div>
+    );
+  }
+  if (stats.isError) {
+    return <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">The figures could not be loaded.</p>;
+  }
+  const cards = statsFor(stats.data);
   return (
-    <section aria-label="Figures" className={stats.length === 4 ? 'grid gap-4 sm:grid-cols-2 lg:grid-cols-4' : 'grid gap-4 sm:grid-cols-3'}>
-      {stats.map((stat) => (
+    <section aria-label="Figures" className={cards.length === 4 ? 'grid gap-4 sm:grid-cols-2 lg:grid-cols-4' : 'grid gap-4 sm:grid-cols-3'}>
+      {cards.map((stat) => (
         <StatCard key={stat.label} stat={stat} />
       ))}
     </section>

@@ -1,22 +1,10 @@
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { notificationPreferences, type NotificationPreferences } from '@common/api/me';
 import { apiRequest } from '@/lib/api-client';
-import { profileKeys } from './keys';
+import { notificationPreferencesKey } from '@/lib/api/notification-preferences';
 
-export function getNotificationPreferences(signal?: AbortSignal) {
-  return apiRequest('/api/v1/me/notification-preferences', notificationPreferences, { signal });
-}
-
-export function getNotificationPreferencesQueryOptions() {
-  return queryOptions({
-    queryKey: profileKeys.notificationPreferences,
-    queryFn: ({ signal }) => getNotificationPreferences(signal),
-  });
-}
-
-export function useNotificationPreferences() {
-  return useQuery(getNotificationPreferencesQueryOptions());
-}
+// The switches are read through the shared query (Admin Settings shows some of them too).
+export { useNotificationPreferences } from '@/lib/api/notification-preferences';
 
 export function updateNotificationPreferences(values: NotificationPreferences) {
   return apiRequest('/api/v1/me/notification-preferences', notificationPreferences, { method: 'PUT', body: values });
@@ -26,6 +14,6 @@ export function useUpdateNotificationPreferences() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: updateNotificationPreferences,
-    onSuccess: (saved) => queryClient.setQueryData(profileKeys.notificationPreferences, saved),
+    onSuccess: (saved) => queryClient.setQueryData(notificationPreferencesKey, saved),
   });
 }

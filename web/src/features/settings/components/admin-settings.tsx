@@ -1,9 +1,13 @@
-import { Bell, KeyRound, Mail, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
+import { KeyRound, Mail, ShieldCheck, Users, type LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { ActiveSessions } from './active-sessions';
+import { AuditLog } from './audit-log';
+import { NotificationSettings } from './notification-settings';
+import { SecuritySettingsCard } from './security-settings-form';
 
 function LinkCard({ to, icon: Icon, title, children }: { to: string; icon: LucideIcon; title: string; children: ReactNode }) {
   return (
@@ -25,10 +29,21 @@ const isTab = (value: string | null): value is Tab => value !== null && (TABS as
 
 /**
  * Admin Settings and Configuration (spec part 1 §2.17). The open tab is `?tab=` so other pages can
- * link to one; `agents` and `n8n` are the AI Agents and n8n Integration tabs' content, and
- * `serviceKeys` the Security tab's service-account API keys, composed in by the route.
+ * link to one; `customers`, `agents` and `n8n` are the Customer Management, AI Agents and n8n
+ * Integration tabs' content, and `serviceKeys` the Security tab's service-account API keys,
+ * composed in by the route. Notifications and Security are this feature's (docs/admin-settings.md).
  */
-export function AdminSettings({ agents, n8n, serviceKeys }: { agents: ReactNode; n8n: ReactNode; serviceKeys?: ReactNode }) {
+export function AdminSettings({
+  customers,
+  agents,
+  n8n,
+  serviceKeys,
+}: {
+  customers?: ReactNode;
+  agents: ReactNode;
+  n8n: ReactNode;
+  serviceKeys?: ReactNode;
+}) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: Tab = isTab(requested) ? requested : 'customers';
@@ -49,21 +64,22 @@ export function AdminSettings({ agents, n8n, serviceKeys }: { agents: ReactNode;
         <TabsTrigger value="notifications">Notifications</TabsTrigger>
         <TabsTrigger value="security">Security</TabsTrigger>
       </TabsList>
-      {/* Tabs not built yet say so and nothing else (docs/DECISIONS.md "Screens not built yet"). */}
-      <TabsContent value="customers">
-        <EmptyState icon={Users} title="Customer Management is not available yet." />
-      </TabsContent>
+      {/* A tab not built yet says so and nothing else (docs/DECISIONS.md "Screens not built yet"). */}
+      <TabsContent value="customers">{customers ?? <EmptyState icon={Users} title="Customer Management is not available yet." />}</TabsContent>
       <TabsContent value="n8n">{n8n}</TabsContent>
       <TabsContent value="agents">{agents}</TabsContent>
       <TabsContent value="notifications">
-        <EmptyState icon={Bell} title="Team Notifications are not available yet." />
+        <NotificationSettings />
       </TabsContent>
       <TabsContent value="security" className="grid gap-6">
+        <SecuritySettingsCard />
+        <ActiveSessions />
+        <AuditLog />
         <Card>
           <CardHeader>
             <CardTitle className="flex items-center gap-2">
               <ShieldCheck aria-hidden className="size-4 text-primary" />
-              Security
+              Accounts
             </CardTitle>
             <CardDescription>Accounts, roles and the e-mails Parley sends.</CardDescription>
           </CardHeader>

@@ -5,15 +5,20 @@ import type { Role } from '@common/roles';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { reportPermissionDenied } from '../api/report-permission-denied';
 
-/** Spec part 1 §6: the destructive alert others see on Admin Settings; the attempt is logged. */
+/**
+ * Spec part 1 §6: the destructive alert others see on Admin Settings; the attempt is logged — the
+ * server records the user, their role and the time with the URL sent here (path and query) as an
+ * `access.permission_denied` security event, which the admins' audit log shows.
+ */
 export function PermissionDenied({ requiredRole }: { requiredRole: Role }) {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const url = `${pathname}${search}`;
   useEffect(() => {
-    void reportPermissionDenied({ path: pathname, requiredRole });
-  }, [pathname, requiredRole]);
+    void reportPermissionDenied({ path: url.slice(0, 2048), requiredRole });
+  }, [url, requiredRole]);
 
   return (
-    <Alert variant="destructive">
+    <Alert variant="destructive" className="break-words">
       <ShieldAlert aria-hidden />
       <AlertTitle>Access Denied</AlertTitle>
       <AlertDescription>{`You don't have permission to access this feature. Required role: ${requiredRole}`}</AlertDescription>
