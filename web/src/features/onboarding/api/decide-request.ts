@@ -17,8 +17,11 @@ export function useApproveRequest() {
   return useMutation({
     mutationFn: approveRequest,
     retry: false,
-    onSettled: async () => {
-      await Promise.all([queryClient.invalidateQueries({ queryKey: onboardingKeys.all }), queryClient.invalidateQueries({ queryKey: ['clients'] })]);
+    // Not awaited: the refetch drops the decided card, and a mutation's per-call callbacks (the
+    // card's toast and the outcome it reports) do not run once their component has unmounted.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: onboardingKeys.all });
+      void queryClient.invalidateQueries({ queryKey: ['clients'] });
     },
   });
 }
@@ -28,6 +31,9 @@ export function useDeclineRequest() {
   return useMutation({
     mutationFn: declineRequest,
     retry: false,
-    onSettled: () => queryClient.invalidateQueries({ queryKey: onboardingKeys.all }),
+    // Not awaited, as above.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: onboardingKeys.all });
+    },
   });
 }

@@ -32,11 +32,10 @@ function useInvitationMutation<TInput, TOutput>(mutationFn: (input: TInput) => P
   return useMutation({
     mutationFn,
     retry: false,
-    onSettled: async () => {
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: [...onboardingKeys.all, 'invitations'] }),
-        queryClient.invalidateQueries({ queryKey: ['clients'] }),
-      ]);
+    // Not awaited, so the caller's own callbacks (its toast) run before the lists change under it.
+    onSettled: () => {
+      void queryClient.invalidateQueries({ queryKey: [...onboardingKeys.all, 'invitations'] });
+      void queryClient.invalidateQueries({ queryKey: ['clients'] });
     },
   });
 }
