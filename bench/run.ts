@@ -18,6 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { agentEngine } from './agent-engine';
 import { automations } from './automations';
+import { billing } from './billing';
 import { faqBench } from './faq';
 import { bundle } from './bundle';
 import { coldStart } from './cold-start';
@@ -37,7 +38,7 @@ import { signIn } from './sign-in';
 import { siteRps } from './site-rps';
 import { webhooks } from './webhooks';
 
-const GROUPS: readonly BenchGroup[] = [coldStart, bundle, lighthouse, siteRps, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks, insights];
+const GROUPS: readonly BenchGroup[] = [coldStart, bundle, lighthouse, siteRps, signIn, jobs, webhooks, realtime, automations, outbound, agentEngine, faqBench, crash, hooks, insights, billing];
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
 const DOC = path.join(repoRoot, 'docs/BENCHMARKS.md');

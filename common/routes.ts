@@ -65,6 +65,8 @@ export const PAGE_ROUTES = {
   adminClients: { paths: ['/admin/clients'], access: ADMIN },
   adminUsers: { paths: ['/admin/users'], access: ADMIN },
   adminOutbox: { paths: ['/admin/outbox'], access: ADMIN },
+  // Invoices, cash payments and clients' plans (issue 17 §2, docs/billing.md).
+  adminBilling: { paths: ['/admin/billing'], access: ADMIN },
 } as const satisfies Record<string, PageRoute>;
 
 export type PageName = keyof typeof PAGE_ROUTES;

@@ -83,6 +83,7 @@ import { EventsService } from './modules/events';
 import { ReadinessService, readinessDailyJob, readinessRoutes } from './modules/readiness';
 import { InsightsService, insightsRoutes, ReportsService, reportsRoutes } from './modules/insights';
 import { ReportEmailsService } from './modules/report-emails';
+import { BillingService, billingRoutes } from './modules/billing';
 import type { PublicEventSink } from './events/public-events';
 import { publicEventSchemas } from './http/public-event-schemas';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -472,6 +473,21 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     },
   });
 
+  // Billing (issue 17 §2, docs/billing.md): subscriptions, the monthly invoices, cash payments, overdue reminders.
+  const billing = new BillingService({
+    db,
+    clock,
+    logger,
+    publicUrl: config.publicUrl,
+    ports: {
+      clientUsers: async (clientId, trx) => (await users.findRecipients({ clientId, staffRoles: ['admin'] }, trx)).filter((user) => user.role === 'client'),
+      admins: (trx) => users.findRecipients({ staffRoles: ['admin'] }, trx),
+      notify: (userId, input, trx) => notifications.notify(userId, input, trx),
+      email: (to, email, trx) => emails.send(to, email, { db: trx }),
+      securityEvent: (event, trx) => securityEvents.record(event, trx),
+    },
+  });
+
   // Onboarding (issue 17 §1, docs/onboarding.md): requests from /client-signup, their approval (the
   // client, its account, template, agent and subscription in one transaction) and invitations.
   const onboardingPorts: OnboardingPorts = {
@@ -486,8 +502,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     createClient: (trx, input) => clients.createClientIn(trx, { ...input, status: 'active' }),
     applyTemplate: (trx, input) => workflows.applyTemplate(trx, input),
     setUpAgent: (trx, clientId, settings) => agents.updateAgentIn(trx, clientId, settings),
-    // TODO(lead): billing (issue 17 §2) — `startSubscription: (db, input) => billing.startSubscription(db, input)`
-    // once server/modules/billing exists; until then approvals say no subscription was started.
+    startSubscription: (trx, input) => billing.startSubscription(trx, input),
   };
   const onboardingRepository = new OnboardingRepository(db);
   const invitations = new InvitationsService({ db, repository: onboardingRepository, clock, publicUrl: config.publicUrl, ports: onboardingPorts });
@@ -518,16 +533,17 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   // Its report files (PDF, the summary's CSV) and the AI Summary's share links (issue 16 §2–3).
   const reports = new ReportsService({ db, insights, publicUrl: config.publicUrl, clock });
   // The client dashboard (issue 17 §2, docs/client-dashboard.md): its figures from the insights
-  // module's service levels, its plan from onboarding (billing later), the agent's settings from agents.
+  // module's service levels, its plan from billing (or onboarding), the agent's settings from agents.
   const clientDashboard = new ClientDashboardService({
     db,
     clock,
     ports: {
       serviceLevels: (clientId, period) => insights.dailyRollups({ clientId }, period),
-      // The template the client chose and since when (its approved onboarding request); nothing is
-      // past due without billing. TODO(lead): once server/modules/billing exists, read
-      // `billing.subscriptionOf(clientId)` first (its offer, start and pastDue) and fall back to this.
+      // The client's subscription (billing: its offer, start and whether it is past due); without
+      // one, the template it chose and since when (its approved onboarding request).
       plan: async (clientId) => {
+        const subscription = await billing.subscriptionOf(clientId);
+        if (subscription) return { offerId: subscription.offerId, offerName: subscription.offerName, activeSince: subscription.activeSince, pastDue: subscription.pastDue };
         const offer = await onboarding.offerOf(clientId);
         return offer && { offerId: offer.offerId, offerName: offer.offerName, activeSince: offer.approvedAt.toISOString(), pastDue: false };
       },
@@ -657,6 +673,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     dashboard,
     onboarding,
     invitations,
+    billing,
   };
 
   // Jobs
@@ -678,6 +695,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   publicEvents.register();
   insights.register();
   reportEmails.register(scheduler);
+  billing.register(scheduler);
   errorAlerts.register();
   scheduler.register(readinessDailyJob, async () => {
     await readiness.runDaily();
@@ -796,6 +814,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   await server.register(hooksRoutes, { hooksService: hooks });
   await server.register(contentRoutes, { contentService: content, blogPostsService: blogPosts });
   await server.register(contactRoutes, { contactService: contact, newsletterService: newsletter });
+  await server.register(billingRoutes, { billingService: billing });
   await server.register(onboardingRoutes, { onboardingService: onboarding, invitationsService: invitations, publicRateLimitPerMinute: config.authRateLimitPerMinute });
   await server.register(controlRoutes, { services, backup: () => backups.create() });
   const dev = config.env === 'development';

@@ -39,6 +39,7 @@ import type { SecuritySettingsService } from './modules/security';
 import type { ErrorAlertsService } from './modules/notifications';
 import type { DashboardService } from './modules/dashboard';
 import type { InvitationsService, OnboardingService } from './modules/onboarding';
+import type { BillingService } from './modules/billing';
 
 export interface ParleyServices {
   auth: AuthService;
@@ -98,4 +99,6 @@ export interface ParleyServices {
   onboarding: OnboardingService;
   /** Invitations to a client business (issue 17 §3). */
   invitations: InvitationsService;
+  /** Subscriptions, monthly invoices, cash payments and overdue reminders (issue 17 §2). */
+  billing: BillingService;
 }

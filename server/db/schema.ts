@@ -1014,6 +1014,63 @@ export interface ClientInvitationsTable {
   revokedAt: Timestamp | null;
 }
 
+/** Billing (0037, owned by the billing module; docs/billing.md). Dates (`date` columns) are read as text (`::text`). */
+export interface SubscriptionsTable {
+  clientId: string;
+  offerId: 'instagram-dm' | 'facebook-leads' | 'whatsapp-business';
+  priceMinor: number;
+  currency: string;
+  startedAt: Timestamp;
+  createdAt: CreatedAt;
+  updatedAt: UpdatedAt;
+}
+export interface InvoiceCountersTable {
+  year: number;
+  lastNumber: ColumnType<number, number | undefined, number>;
+}
+export type InvoiceStatus = 'open' | 'overdue' | 'paid' | 'void';
+export interface InvoicesTable {
+  id: Generated<string>;
+  number: string;
+  numberYear: number;
+  numberSeq: number;
+  clientId: string;
+  /** `YYYY-MM`. */
+  period: string;
+  /** `date`: select as text. */
+  periodStart: ColumnType<Date | string, string, string>;
+  periodEnd: ColumnType<Date | string, string, string>;
+  offerId: 'instagram-dm' | 'facebook-leads' | 'whatsapp-business';
+  description: string;
+  amountMinor: number;
+  paidMinor: ColumnType<number, number | undefined, number>;
+  currency: string;
+  issuedOn: ColumnType<Date | string, string, string>;
+  dueOn: ColumnType<Date | string, string, string>;
+  status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+  overdueAt: Timestamp | null;
+  paidAt: Timestamp | null;
+  voidedAt: Timestamp | null;
+  voidedBy: string | null;
+  voidReason: string | null;
+  createdAt: CreatedAt;
+}
+export interface InvoicePaymentsTable {
+  id: Generated<string>;
+  invoiceId: string;
+  amountMinor: number;
+  currency: string;
+  paidOn: ColumnType<Date | string, string, string>;
+  note: string | null;
+  recordedBy: string | null;
+  createdAt: CreatedAt;
+}
+export interface InvoiceRemindersTable {
+  invoiceId: string;
+  recipients: ColumnType<number, number | undefined, number>;
+  createdAt: CreatedAt;
+}
+
 export interface DB {
   apiKeys: ApiKeysTable;
   webhookSubscriptions: WebhookSubscriptionsTable;
@@ -1080,6 +1137,11 @@ export interface DB {
   onboardingRequests: OnboardingRequestsTable;
   onboardingOfferTemplates: OnboardingOfferTemplatesTable;
   clientInvitations: ClientInvitationsTable;
+  subscriptions: SubscriptionsTable;
+  invoiceCounters: InvoiceCountersTable;
+  invoices: InvoicesTable;
+  invoicePayments: InvoicePaymentsTable;
+  invoiceReminders: InvoiceRemindersTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -32,6 +32,7 @@ import * as reportDeliveries from './0032-report-deliveries';
 import * as onboarding from './0033-onboarding';
 import * as clientAutomation from './0034-client-automation';
 import * as adminSettings from './0036-admin-settings';
+import * as billing from './0037-billing';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0033-onboarding': onboarding,
   '0034-client-automation': clientAutomation,
   '0036-admin-settings': adminSettings,
+  '0037-billing': billing,
 };

@@ -27,3 +27,4 @@ export {
   onboardingReceivedEmail,
   onboardingRequestAdminEmail,
 } from './onboarding.templates';
+export { invoiceOverdueEmail } from './billing.templates';

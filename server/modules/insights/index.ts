@@ -13,3 +13,5 @@ export { insightsRoutes } from './insights.routes';
 export { computeServiceLevel, type ServiceLevel, type ServiceLevelFacts } from './service-level';
 export { ReportsService, type ReportsServiceDeps } from './reports.service';
 export { reportsRoutes } from './reports.routes';
+/** The standard PDF font's text rule, for other modules' PDFs (the billing module's invoices). */
+export { toPdfText } from './pdf-text';

@@ -189,9 +189,12 @@ describe.each(ENGINES)('onboarding requests (%s)', (engine) => {
     const outcome = response.json<ApprovalOutcome>();
     expect(outcome.account.outcome).toBe('linked');
     expect(outcome.templateApplied).toMatchObject({ id: templateId, name: 'WhatsApp starter' });
-    expect(outcome.subscriptionStarted).toBe(false);
+    expect(outcome.subscriptionStarted).toBe(true);
     expect(outcome.request).toMatchObject({ status: 'approved', accountOutcome: 'linked', template: { id: templateId, name: 'WhatsApp starter' }, decidedBy: { id: admin.userId } });
     const clientId = outcome.request.client!.id;
+    // The subscription (the billing module): the offer's price, active since the approval, its first invoice issued.
+    expect(await app.services.billing.subscriptionOf(clientId)).toMatchObject({ offerId: 'whatsapp-business', priceMinor: 49_900, currency: 'USD', priceText: '$499/month', pastDue: false });
+    expect(await app.database.db.selectFrom('invoices').select(['clientId', 'offerId']).where('clientId', '=', clientId).execute()).toEqual([{ clientId, offerId: 'whatsapp-business' }]);
 
     const client = await app.database.db.selectFrom('clients').selectAll().where('id', '=', clientId).executeTakeFirstOrThrow();
     expect(client).toMatchObject({ companyName: 'Paula’s Bakery', contactPerson: 'Paula Applicant', email: applicant.email, phone: '+351 912 345 678', status: 'active' });

@@ -22,7 +22,12 @@ export type SecurityEventType =
   | 'clients.reactivated'
   // An administrator signed a session out; the Security tab's settings changed (docs/admin-settings.md).
   | 'auth.session_revoked'
-  | 'security.settings_changed';
+  | 'security.settings_changed'
+  // Billing changes by administrators (docs/billing.md).
+  | 'billing.plan_changed'
+  | 'billing.payment_recorded'
+  | 'billing.invoice_voided'
+  | 'billing.invoices_generated';
 
 export interface SecurityEventInput {
   type: SecurityEventType;

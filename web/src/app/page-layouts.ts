@@ -50,6 +50,7 @@ export const PAGE_LAYOUT = {
   adminClients: 'app',
   adminUsers: 'app',
   adminOutbox: 'app',
+  adminBilling: 'app',
 } as const satisfies Record<PageName, PageLayout>;
 
 /** The pages of one layout, e.g. `PagesOf<'auth'>` = 'signIn' | 'signUp' | … */

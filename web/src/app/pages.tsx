@@ -53,6 +53,7 @@ export const PAGE_COMPONENTS: Record<PageName, Screen> = {
   notifications: lazy(() => import('./routes/app/notifications')),
   adminUsers: lazy(() => import('./routes/app/admin-users')),
   adminOutbox: lazy(() => import('./routes/app/admin-outbox')),
+  adminBilling: lazy(() => import('./routes/app/admin-billing')),
   conversations: lazy(() => import('./routes/app/conversations')),
   messages: lazy(() => import('./routes/app/messages')),
   clients: lazy(() => import('./routes/app/clients')),

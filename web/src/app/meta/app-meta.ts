@@ -130,4 +130,9 @@ export const APP_PAGE_META: Record<PagesOf<'app'>, PageMeta> = {
     subtitle: 'E-mails Parley has sent or stored',
     description: 'E-mails sent or stored by Parley, with their content.',
   },
+  adminBilling: {
+    title: 'Billing',
+    subtitle: 'Invoices, cash payments and plans',
+    description: "Every client's invoices and plans: record cash payments, mark invoices paid, generate the month's invoices.",
+  },
 };

@@ -24,6 +24,7 @@ import {
   Newspaper,
   Gauge,
   ShieldCheck,
+  Receipt,
   type LucideIcon,
 } from 'lucide-react';
 import type { Role } from '@common/roles';
@@ -88,6 +89,7 @@ export function searchablePagesFor(role: Role): readonly NavItem[] {
       { label: 'Email Outbox', to: '/admin/outbox', icon: Mail },
       { label: 'Content Management', to: '/admin', icon: Newspaper },
       { label: 'Production Readiness', to: '/admin/production-status', icon: Gauge },
+      { label: 'Billing', to: '/admin/billing', icon: Receipt },
     );
   }
   const pages: NavItem[] = [];
