@@ -181,6 +181,8 @@ describe.each(ENGINES)('public events (%s)', (engine) => {
     await change({ status: 'resolved' });
     // Resolving again changes nothing: no second event.
     await change({ status: 'resolved' });
+    // The survey's request is a job after the resolution: let it go out before the customer writes again.
+    await settle();
     const again = await app.services.messaging.recordInbound(channel, text('visitor-take', 'w-take-2', 'one more question'));
     await settle();
     const types = (await eventsOf({ conversationId: other.conversationId })).map((e) => e.type);
