@@ -15,6 +15,7 @@
  *   past due), tells the administrators in the app, and e-mails each such invoice's client users
  *   one reminder (recorded in the transaction that queues the e-mails).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import {
   ADMIN_BILLING_PAGE,
@@ -52,6 +53,12 @@ import { invoicePdf } from './invoice-pdf';
 
 /** Clients invoiced per transaction by a run. */
 export const INVOICE_BATCH = 500;
+/**
+ * A run waits this many times as long as its last batch took before the next one, so it uses
+ * at most a tenth of the database's time and webhook deliveries and replies go on at their
+ * usual rate while it runs (docs/billing.md "Pacing"): 10,000 clients take a few seconds, not one.
+ */
+export const INVOICE_RUN_PACE = 9;
 /** Overdue invoices read at a time for their reminders. */
 const REMINDER_BATCH = 100;
 
@@ -83,6 +90,8 @@ export interface BillingServiceDeps {
   ports: BillingPorts;
   /** Clients per transaction of a run (default INVOICE_BATCH; tests use fewer). */
   batchSize?: number;
+  /** The wait between a run's batches, as a multiple of the last batch's time (default INVOICE_RUN_PACE; 0: none). */
+  pace?: number;
 }
 
 /** What a day's overdue check did. */
@@ -142,11 +151,13 @@ export class BillingService {
   readonly #repository: BillingRepository;
   readonly #logger: Logger;
   readonly #batchSize: number;
+  readonly #pace: number;
 
   constructor(private readonly deps: BillingServiceDeps) {
     this.#repository = new BillingRepository(deps.db);
     this.#logger = deps.logger.child({ component: 'billing' });
     this.#batchSize = deps.batchSize ?? INVOICE_BATCH;
+    this.#pace = deps.pace ?? INVOICE_RUN_PACE;
   }
 
   /** The daily invoice run (the month the day is in) and the daily overdue check. */
@@ -284,6 +295,7 @@ export class BillingService {
     for (;;) {
       options.signal?.throwIfAborted();
       const from: string | null = after;
+      const batchStarted = performance.now();
       const batch: IssuedBatch = await this.deps.db.transaction().execute(async (trx): Promise<IssuedBatch> => {
         const last = await this.#repository.lockCounter(trx, year);
         return this.#repository.issueBatch(trx, { period, year, last, issuedOn, dueOn, after: from, limit: this.#batchSize });
@@ -292,6 +304,7 @@ export class BillingService {
       created += batch.issued;
       if (batch.issued < this.#batchSize || batch.lastClientId === null) break;
       after = batch.lastClientId;
+      if (this.#pace > 0) await sleep(Math.ceil((performance.now() - batchStarted) * this.#pace), undefined, { signal: options.signal });
     }
     const invoiced = await this.#repository.countInvoices(month);
     this.#logger.info({ period: month, created, invoiced, batches, ms: Math.round(performance.now() - started) }, 'invoices issued');
