@@ -3,7 +3,8 @@
  * in the same run, prints one table and writes it to docs/BENCHMARKS.md.
  *
  *   npm run bench                         every group; rewrites docs/BENCHMARKS.md
- *   npm run bench -- --only=jobs,bundle   a subset; the document is left alone unless --write
+ *   npm run bench -- --only=jobs,bundle   a subset; the document is left alone unless --write or --merge
+ *   npm run bench -- --only=insights --merge   a subset whose groups replace theirs in docs/BENCHMARKS.md
  *   npm run bench -- --no-write           print only
  *   npm run bench -- --no-wait            do not wait for the machine to be quiet first
  *   BENCH_LIGHTHOUSE_REPORTS=dir npm run bench -- --only=lighthouse   keep Lighthouse's HTML reports
@@ -32,7 +33,8 @@ import { waitForQuiet, watchCpu } from './lib/machine';
 import { postgresVersion } from './lib/postgres';
 import { outbound } from './outbound';
 import { realtime } from './realtime';
-import { markdownTable, Report, textTable } from './lib/report';
+import { MERGED_HEADING, mergeDoc, parseDoc } from './lib/merge-doc';
+import { HEADERS, markdownTable, Report, textTable } from './lib/report';
 import { prepareTree, type BuiltTree } from './lib/tree';
 import { signIn } from './sign-in';
 import { siteRps } from './site-rps';
@@ -51,23 +53,30 @@ const GROUP_WAIT_MS = 15_000;
 interface Args {
   only: Set<string> | undefined;
   write: boolean | undefined;
+  /** Replace only the measured groups in docs/BENCHMARKS.md, keeping the others from earlier runs. */
+  merge: boolean;
   wait: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { only: undefined, write: undefined, wait: true };
+  const args: Args = { only: undefined, write: undefined, merge: false, wait: true };
   for (const arg of argv) {
     if (arg.startsWith('--only=')) args.only = new Set(arg.slice('--only='.length).split(',').map((s) => s.trim()).filter(Boolean));
     else if (arg === '--write') args.write = true;
     else if (arg === '--no-write') args.write = false;
+    else if (arg === '--merge') args.merge = true;
     else if (arg === '--no-wait') args.wait = false;
     else if (arg === '--help' || arg === '-h') {
-      console.log(`npm run bench [-- --only=${GROUPS.map((g) => g.id).join(',')}] [--write | --no-write] [--no-wait]`);
+      console.log(`npm run bench [-- --only=${GROUPS.map((g) => g.id).join(',')}] [--write | --merge | --no-write] [--no-wait]`);
       process.exit(0);
     } else {
       console.error(`Unknown argument ${arg} (try --help)`);
       process.exit(2);
     }
+  }
+  if (args.merge && (!args.only || args.write !== undefined)) {
+    console.error('--merge needs --only (a full run rewrites the document) and neither --write nor --no-write');
+    process.exit(2);
   }
   const unknown = [...(args.only ?? [])].filter((id) => !GROUPS.some((g) => g.id === id));
   if (unknown.length) {
@@ -111,13 +120,35 @@ function machineNotes(pg: string, loadBefore: number[], loadAfter: number[], tre
   ];
 }
 
-function markdown(report: Report, groups: readonly BenchGroup[], machine: string[], startedAt: Date, seconds: number): string {
+/** What the document shows of the runs: the full run's line and machine, later merged runs, the rows and notes. */
+interface DocContent {
+  fullRunLine: string;
+  machine: readonly string[];
+  merged: readonly (readonly string[])[];
+  rows: readonly string[];
+  notes: readonly (readonly [string, readonly string[]])[];
+}
+
+/** This run's table rows and notes as markdown lines, by group title. */
+function runContent(report: Report, groups: readonly BenchGroup[]): { rows: Map<string, string[]>; notes: Map<string, string[]> } {
+  const rows = new Map<string, string[]>();
+  const notes = new Map<string, string[]>();
+  for (const group of groups) {
+    const own = report.rows.filter((r) => r.group === group.title);
+    if (own.length) rows.set(group.title, markdownTable(own).split('\n').slice(2));
+    const text = report.notes.filter((n) => n.group === group.title).map((n) => `- ${n.text.replaceAll('\n', ' ')}`);
+    if (text.length) notes.set(group.title, text);
+  }
+  return { rows, notes };
+}
+
+function markdown(content: DocContent): string {
   const lines = [
     '# Benchmarks',
     '',
     `<!-- Written by \`npm run bench\` (bench/run.ts); edit the bench, not this file. -->`,
     '',
-    `Last full run: ${startedAt.toISOString().replace(/\.\d+Z$/u, 'Z')}, ${Math.round(seconds)} s.`,
+    content.fullRunLine,
     '',
     'The figures the issues set goals for, each beside a baseline measured in the same run on the same',
     'machine. They are goals, not test assertions: a missed goal shows **MISSED** here and the bench still',
@@ -126,9 +157,10 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     '## How to run',
     '',
     '```sh',
-    'npm run bench                        # everything, rewrites this file',
-    'npm run bench -- --only=jobs,bundle  # a subset; add --write to update this file anyway',
-    'npm run bench -- --no-wait           # do not wait for a quiet machine first',
+    'npm run bench                                 # everything, rewrites this file',
+    'npm run bench -- --only=jobs,bundle           # a subset; add --write to update this file anyway',
+    'npm run bench -- --only=insights,billing --merge  # a subset whose groups replace theirs here',
+    'npm run bench -- --no-wait                    # do not wait for a quiet machine first',
     '```',
     '',
     `Groups: ${GROUPS.map((g) => `\`${g.id}\``).join(', ')}. A full run takes about 55 minutes on a quiet machine (the webhook group waits for its backlog to be processed; the events-out group keeps a receiver down for 5 minutes, then waits for the catch-up; Lighthouse audits six pages three times, about 2.5 minutes; the insights group seeds and backfills four histories, the largest 1,000,000 messages, about 12 minutes); before each timed group`,
@@ -140,26 +172,34 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     '',
     '## Machine',
     '',
-    ...machine.map((m) => `- ${m}`),
+    ...content.machine.map((m) => `- ${m}`),
     '',
+    ...(content.merged.length
+      ? [
+          MERGED_HEADING,
+          '',
+          'These groups were measured again later, on the machine named under each run (machines differ in speed: compare each row with its own baseline); every other group is from the full run above.',
+          '',
+          ...content.merged.flat(),
+          '',
+        ]
+      : []),
     '## Results',
     '',
-    markdownTable(report.rows),
+    `| group | ${HEADERS.join(' | ')} |`,
+    `|${' --- |'.repeat(HEADERS.length + 1)}`,
+    ...content.rows,
     '',
     'Verdicts: met / **MISSED** (a goal from an issue), info (no goal; reported for context), skipped, **ERROR** (the bench failed).',
-    ...(report.rows.some((r) => r.noisy)
+    ...(content.rows.some((r) => r.endsWith('\\* |'))
       ? ['', `\\* other work (tests, builds) used more than ${QUIET_BUSY_PERCENT} % of the machine's CPU while the group ran; see its notes.`]
       : []),
     '',
     '## Notes from this run',
     '',
   ];
-  for (const group of groups) {
-    const notes = report.notes.filter((n) => n.group === group.title);
-    if (!notes.length) continue;
-    lines.push(`### ${group.title}`, '', ...notes.map((n) => `- ${n.text.replaceAll('\n', ' ')}`), '');
-  }
-  const analysed = groups.filter((g) => g.analysis?.length);
+  for (const [title, notes] of content.notes) lines.push(`### ${title}`, '', ...notes, '');
+  const analysed = GROUPS.filter((g) => g.analysis?.length);
   if (analysed.length) {
     lines.push(
       '## Where the time goes',
@@ -170,7 +210,7 @@ function markdown(report: Report, groups: readonly BenchGroup[], machine: string
     for (const group of analysed) lines.push(`### ${group.title}`, '', ...group.analysis!.map((a) => `- ${a}`), '');
   }
   lines.push('## How each figure is measured', '');
-  for (const group of groups) lines.push(`### ${group.title}`, '', ...group.method.map((m) => `- ${m}`), '');
+  for (const group of GROUPS) lines.push(`### ${group.title}`, '', ...group.method.map((m) => `- ${m}`), '');
   return `${lines.join('\n').trimEnd()}\n`;
 }
 
@@ -256,11 +296,38 @@ async function main(): Promise<void> {
   console.log(`\n${met.length} goal(s) met, ${missed.length} MISSED${errors.length ? `, ${errors.length} ERROR` : ''} (${Math.round(seconds)} s).`);
   for (const row of missed) console.log(`  MISSED: ${row.figure}: ${row.measured} (goal ${row.goal?.text ?? ''})`);
 
-  if (write) {
-    fs.writeFileSync(DOC, markdown(report, groups, machine, startedAt, seconds));
+  const ours = runContent(report, groups);
+  if (args.merge) {
+    const previous = fs.existsSync(DOC) ? parseDoc(fs.readFileSync(DOC, 'utf8')) : undefined;
+    if (!previous) {
+      console.error(`${path.relative(process.cwd(), DOC)} is not a document this bench wrote: run the full bench first.`);
+      process.exit(1);
+    }
+    const merged = mergeDoc({
+      previous,
+      order: GROUPS.map((g) => g.title),
+      measured: groups.map((g) => g.title),
+      rows: ours.rows,
+      notes: ours.notes,
+      runLine: `${startedAt.toISOString().replace(/\.\d+Z$/u, 'Z')}, ${Math.round(seconds)} s: ${groups.map((g) => `\`${g.id}\``).join(', ')}`,
+      machine,
+    });
+    fs.writeFileSync(DOC, markdown(merged));
+    console.log(`Merged ${groups.map((g) => g.id).join(', ')} into ${path.relative(process.cwd(), DOC)}.`);
+  } else if (write) {
+    fs.writeFileSync(
+      DOC,
+      markdown({
+        fullRunLine: `Last full run: ${startedAt.toISOString().replace(/\.\d+Z$/u, 'Z')}, ${Math.round(seconds)} s.`,
+        machine,
+        merged: [],
+        rows: groups.flatMap((g) => ours.rows.get(g.title) ?? []),
+        notes: groups.flatMap((g): [string, string[]][] => (ours.notes.has(g.title) ? [[g.title, ours.notes.get(g.title)!]] : [])),
+      }),
+    );
     console.log(`Wrote ${path.relative(process.cwd(), DOC)}.`);
   } else {
-    console.log(`docs/BENCHMARKS.md not updated (${args.write === false ? '--no-write' : 'subset run; add --write to update it anyway'}).`);
+    console.log(`docs/BENCHMARKS.md not updated (${args.write === false ? '--no-write' : 'subset run; add --merge to put its groups in, or --write to rewrite it'}).`);
   }
   process.exit(errors.length ? 1 : 0);
 }

@@ -79,7 +79,7 @@ export interface GroupReporter {
   progress(text: string): void;
 }
 
-const HEADERS = ['figure', 'measured', 'goal', 'baseline (same run)', 'verdict'] as const;
+export const HEADERS = ['figure', 'measured', 'goal', 'baseline (same run)', 'verdict'] as const;
 
 function cells(row: Row): string[] {
   return [row.figure, row.measured, row.goal?.text ?? '–', row.baseline ?? '–', `${row.verdict}${row.noisy ? '*' : ''}`];
