@@ -503,6 +503,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
     applyTemplate: (trx, input) => workflows.applyTemplate(trx, input),
     setUpAgent: (trx, clientId, settings) => agents.updateAgentIn(trx, clientId, settings),
     startSubscription: (trx, input) => billing.startSubscription(trx, input),
+    securityEvent: (event, trx) => securityEvents.record(event, trx),
   };
   const onboardingRepository = new OnboardingRepository(db);
   const invitations = new InvitationsService({ db, repository: onboardingRepository, clock, publicUrl: config.publicUrl, ports: onboardingPorts });
@@ -553,6 +554,17 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
       },
       updateAgentSettings: async (clientId, changes) => {
         await agents.updateAgent(clientId, changes);
+      },
+      goLive: async (clientId) => {
+        const channels = (await channelsService.findChannels({ clientId })).filter((channel) => channel.status === 'active');
+        const training = await agents.training(clientId);
+        return {
+          channels: channels.length,
+          channelKinds: [...new Set(channels.map((channel) => channel.kind))],
+          knowledgeLive: training.liveVersion !== null,
+          liveEntries: training.liveVersion === null ? 0 : (training.metrics?.entries ?? 0),
+          training: training.status === 'queued' || training.status === 'training',
+        };
       },
       setLeadQualification: (user, clientId, enabled) => clientState.setLeadQualification(user, clientId, enabled),
     },

@@ -79,6 +79,25 @@ export const dashboardDay = z.object({
 });
 export type DashboardDay = z.infer<typeof dashboardDay>;
 
+/**
+ * Going live (docs/client-dashboard.md "Going live"): what stands between the business and an AI
+ * agent answering its customers — a channel customers write to, a knowledge base the agent
+ * answers from, and auto-response switched on.
+ */
+export const goLiveView = z.object({
+  /** The client's channels that accept messages (status active), of any kind. */
+  channels: count,
+  /** The kinds among them, each once. */
+  channelKinds: z.array(channelKind),
+  /** Whether a knowledge base version is live (trained) for the agent to answer from. */
+  knowledgeLive: z.boolean(),
+  /** Knowledge entries in the live version; 0 before any training. */
+  liveEntries: count,
+  /** Whether a newer version is queued or training now. */
+  training: z.boolean(),
+});
+export type GoLiveView = z.infer<typeof goLiveView>;
+
 export const clientDashboardView = z.object({
   client: z.object({
     id: z.uuid(),
@@ -123,6 +142,7 @@ export const clientDashboardView = z.object({
   daily: z.array(dashboardDay),
   recentConversations: z.array(dashboardConversation),
   settings: automationSettingsView,
+  goLive: goLiveView,
   generatedAt: isoDate,
 });
 export type ClientDashboardView = z.infer<typeof clientDashboardView>;

@@ -25,6 +25,7 @@ import {
   DASHBOARD_PERIOD_DAYS,
   type DashboardConversation,
   type DashboardDay,
+  type GoLiveView,
   RECENT_CONVERSATIONS_LIMIT,
   type UpdateAgentSettingsInput,
 } from '../../../common/api/client-dashboard';
@@ -73,6 +74,8 @@ export interface ClientDashboardPorts {
   agentSettings(clientId: string): Promise<DashboardAgentSettings>;
   /** Changes them, in one transaction (AgentsService.updateAgent). */
   updateAgentSettings(clientId: string, changes: { enabled?: boolean; businessHours?: BusinessHours | null; outsideHours?: 'answer' | 'away' }): Promise<void>;
+  /** What the Going live steps show: the client's active channels and its live knowledge base (ChannelsService, AgentsService.training). */
+  goLive(clientId: string): Promise<GoLiveView>;
   /** Lead qualification on or off (ClientStateService.setLeadQualification; it checks the scope again). */
   setLeadQualification(user: SessionUser, clientId: string, enabled: boolean): Promise<void>;
 }
@@ -141,6 +144,7 @@ export class ClientDashboardService {
     const recent = await this.#repository.recentConversations(clientId, RECENT_CONVERSATIONS_LIMIT);
     const plan = await ports.plan(clientId);
     const agent = await ports.agentSettings(clientId);
+    const goLive = await ports.goLive(clientId);
 
     const messagesByDay = new Map(messages.map((m) => [m.day, m.messages]));
     const levelsByDay = new Map<string, DashboardServiceLevelDay>();
@@ -194,6 +198,7 @@ export class ClientDashboardService {
       daily,
       recentConversations: recent.map(toDashboardConversation),
       settings: this.#settings(client, agent),
+      goLive,
       generatedAt: now.toISOString(),
     };
   }

@@ -4,13 +4,15 @@
  * out), "Mark as converted" moving the conversion rate, the recent conversations, the Automation
  * Settings (the agent's auto-response and business hours, the client's lead qualification — off,
  * a customer's e-mail address makes no lead), the paused badge, and who may read or change which
- * client's dashboard (404 across clients).
+ * client's dashboard (404 across clients), and the Going live steps (active channels, the live
+ * knowledge base).
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_TEXTS, type AgentView } from '../../../common/api/agents';
 import type { AutomationSettingsView, ClientDashboardView } from '../../../common/api/client-dashboard';
 import { NOT_A_LEAD_MESSAGE, type ConversationView } from '../../../common/api/conversations';
+import { STORE_FAQ } from '../../../test/helpers/agents';
 import { createTestApp, signedInClient, type TestApp, type TestClient } from '../../../test/helpers/app';
 import { ENGINES } from '../../../test/helpers/database';
 import { customerText, expectJson, signedInClientUser } from '../../../test/helpers/inbox';
@@ -178,6 +180,24 @@ describe.each(ENGINES)('client dashboard (%s)', (engine) => {
     expect(paused.client).toMatchObject({ automationPausedAt: expect.any(String), automationPausedBy: 'Sam Settings' });
     expectJson(await owner.client.put(`/api/v1/clients/${client.id}/automation`, { paused: false }), 200);
     expect((await dashboard(owner.client, client.id)).subscriptionStatus).toBeNull();
+  });
+
+  it('Going live: the active channels and their kinds, and the knowledge base once it is live', async () => {
+    const client = await createTestClient(app, 'Live Lamps');
+    const owner = await signedInClientUser(app, client.id, 'Lena Live');
+    expect((await dashboard(owner.client, client.id)).goLive).toEqual({ channels: 0, channelKinds: [], knowledgeLive: false, liveEntries: 0, training: false });
+
+    await createTestChannel(app, { clientId: client.id, kind: 'whatsapp' });
+    await createTestChannel(app, { clientId: client.id, kind: 'whatsapp' });
+    const off = await createTestChannel(app, { clientId: client.id, kind: 'messenger' });
+    await db().updateTable('channels').set({ status: 'disabled' }).where('id', '=', off.id).execute();
+    // Another client's channel is not this one's.
+    await createTestChannel(app, { clientId: (await createTestClient(app, 'Other Lamps')).id, kind: 'instagram' });
+    expect((await dashboard(owner.client, client.id)).goLive).toMatchObject({ channels: 2, channelKinds: ['whatsapp'], knowledgeLive: false });
+
+    await app.services.agents.importKnowledge(client.id, { format: 'json', content: JSON.stringify(STORE_FAQ), mode: 'replace' });
+    await app.queue.waitForIdle();
+    expect((await dashboard(owner.client, client.id)).goLive).toEqual({ channels: 2, channelKinds: ['whatsapp'], knowledgeLive: true, liveEntries: STORE_FAQ.length, training: false });
   });
 
   it('a client user reads and changes only their own client’s dashboard; staff any; nobody else', async () => {

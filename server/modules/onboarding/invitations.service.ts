@@ -100,6 +100,25 @@ export class InvitationsService {
     return client;
   }
 
+  /** The security log's record of an invitation e-mailed (invited, resent, or by an onboarding approval). */
+  async #logSent(trx: Db, actor: SessionUser, details: { invitationId: string; clientId: string; client: string; email: string; resent: boolean; onboardingRequestId?: string }): Promise<void> {
+    const { email, ...rest } = details;
+    await this.deps.ports.securityEvent({ type: 'invitations.sent', userId: actor.id, email: actor.email, details: { ...rest, invited: email }, at: this.deps.clock.now() }, trx);
+  }
+
+  async #logAccepted(trx: Db, invitation: InvitationRecord, userId: string, outcome: 'created' | 'joined'): Promise<void> {
+    await this.deps.ports.securityEvent(
+      {
+        type: 'invitations.accepted',
+        userId,
+        email: invitation.email,
+        details: { invitationId: invitation.id, clientId: invitation.clientId, client: invitation.clientName, outcome },
+        at: this.deps.clock.now(),
+      },
+      trx,
+    );
+  }
+
   async findInvitations(clientId: string): Promise<InvitationView[]> {
     await this.#clientOrThrow(clientId);
     const now = this.deps.clock.now();
@@ -173,10 +192,15 @@ export class InvitationsService {
             trx,
           ));
         await repository.markInvitationAccepted(id, account.id, now, trx);
+        await ports.securityEvent(
+          { type: 'invitations.accepted', userId: account.id, email: account.email, details: { invitationId: id, clientId, client: client.name, addedBy: actor.email, outcome: 'linked' }, at: now },
+          trx,
+        );
         await ports.email(account.email, clientAccessEmail({ name: account.fullName || 'there', clientName: client.name, signInUrl: this.#url('/login') }), trx);
         return { id, outcome: 'linked' as const, message: `${email} already had a Parley account: it now belongs to ${client.name}, and we told them by e-mail.` };
       }
       const issued = await this.issue(trx, { clientId, email, invitedBy: actor.id, onboardingRequestId: null });
+      await this.#logSent(trx, actor, { invitationId: issued.id, clientId, client: client.name, email, resent: false });
       await ports.email(email, clientInvitationEmail({ clientName: client.name, url: issued.url, expiresInDays: INVITATION_EXPIRY_DAYS, invitedBy: actor.name || null }), trx);
       return {
         id: issued.id,
@@ -204,6 +228,7 @@ export class InvitationsService {
         throw new AppError('CONFLICT', 'This client is deactivated: reactivate it before inviting people', { details: { reason: 'client_inactive' } });
       }
       const issued = await this.issue(trx, { clientId: invitation.clientId, email: invitation.email, invitedBy: actor.id, onboardingRequestId: null });
+      await this.#logSent(trx, actor, { invitationId: issued.id, clientId: invitation.clientId, client: invitation.clientName, email: invitation.email, resent: true });
       await this.deps.ports.email(
         invitation.email,
         clientInvitationEmail({ clientName: invitation.clientName, url: issued.url, expiresInDays: INVITATION_EXPIRY_DAYS, invitedBy: actor.name || null }),
@@ -214,15 +239,27 @@ export class InvitationsService {
   }
 
   /** Ends a pending or expired invitation: its link stops working. Revoking twice changes nothing. */
-  async revoke(id: string): Promise<InvitationView> {
+  async revoke(actor: SessionUser, id: string): Promise<InvitationView> {
     await this.deps.db.transaction().execute(async (trx) => {
       const invitation = await this.deps.repository.lockInvitation(id, trx);
       if (!invitation) throw notFound('Invitation');
-      const status = invitationStatus(invitation, this.deps.clock.now());
+      const now = this.deps.clock.now();
+      const status = invitationStatus(invitation, now);
       if (status === 'accepted') {
         throw new AppError('CONFLICT', 'This invitation was already accepted: the account it gave keeps its access', { details: { reason: 'accepted' } });
       }
-      if (status !== 'revoked') await this.deps.repository.markInvitationRevoked(id, this.deps.clock.now(), trx);
+      if (status === 'revoked') return;
+      await this.deps.repository.markInvitationRevoked(id, now, trx);
+      await this.deps.ports.securityEvent(
+        {
+          type: 'invitations.revoked',
+          userId: actor.id,
+          email: actor.email,
+          details: { invitationId: id, clientId: invitation.clientId, client: invitation.clientName, invited: invitation.email },
+          at: now,
+        },
+        trx,
+      );
     });
     return this.#view(id);
   }
@@ -275,6 +312,7 @@ export class InvitationsService {
       }
       const userId = await this.deps.ports.createAccount({ email: invitation.email, name: input.name, passwordHash, clientId: invitation.clientId }, trx);
       await this.deps.repository.markInvitationAccepted(invitation.id, userId, this.deps.clock.now(), trx);
+      await this.#logAccepted(trx, invitation, userId, 'created');
       return {
         outcome: 'created' as const,
         email: invitation.email,
@@ -304,6 +342,7 @@ export class InvitationsService {
       }
       if (link.kind === 'linkable') await this.deps.ports.linkAccount(account.id, invitation.clientId, trx, { verifyEmail: false });
       await this.deps.repository.markInvitationAccepted(invitation.id, account.id, this.deps.clock.now(), trx);
+      await this.#logAccepted(trx, invitation, account.id, 'joined');
       return {
         outcome: 'linked' as const,
         email: invitation.email,

@@ -4,7 +4,7 @@
  * resending replaces it (the old one stops working), revoking ends it; the link sets a password for
  * a verified client account of the business, or makes the address's existing plain account join;
  * only the token's sha256 is stored; addresses that may not join are refused; only administrators
- * manage invitations.
+ * manage invitations; each step is in the security log.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InvitationSent, InvitationView, PublicInvitationView } from '../../../common/api/onboarding';
@@ -199,6 +199,46 @@ describe.each(ENGINES)('client invitations (%s)', (engine) => {
     expect(joined.json()).toMatchObject({ outcome: 'linked', email, clientName: 'Harbour Cafe' });
     expect(await app.services.users.findUserByEmail(email)).toMatchObject({ clientId, fullName: 'Late Larry' });
     expect((await join(token)).statusCode).toBe(410);
+  });
+
+  it('writes each invitation sent, resent, revoked and accepted to the security log, with who did it', async () => {
+    const events = async (filter: string) =>
+      (await app.database.db.selectFrom('securityEvents').select(['type', 'userId', 'email', 'details']).where('type', 'like', 'invitations.%').orderBy('createdAt').execute()).filter((event) =>
+        JSON.stringify(event).includes(filter),
+      );
+    const { email, invitation } = await invited();
+    const resent = await admin.client.post(`/api/v1/invitations/${invitation.id}/resend`);
+    expect(resent.statusCode).toBe(200);
+    const accepted = await accept(await latestToken(email));
+    expect(accepted.statusCode).toBe(200);
+    const user = await app.services.users.findUserByEmail(email);
+    expect(await events(email)).toEqual([
+      { type: 'invitations.sent', userId: admin.userId, email: admin.email, details: { invitationId: invitation.id, clientId, client: 'Harbour Cafe', resent: false, invited: email } },
+      { type: 'invitations.sent', userId: admin.userId, email: admin.email, details: { invitationId: invitation.id, clientId, client: 'Harbour Cafe', resent: true, invited: email } },
+      { type: 'invitations.accepted', userId: user!.id, email, details: { invitationId: invitation.id, clientId, client: 'Harbour Cafe', outcome: 'created' } },
+    ]);
+
+    const withdrawn = await invited();
+    expect((await admin.client.post(`/api/v1/invitations/${withdrawn.invitation.id}/revoke`)).statusCode).toBe(200);
+    // Revoking again changes nothing, so it logs nothing either.
+    expect((await admin.client.post(`/api/v1/invitations/${withdrawn.invitation.id}/revoke`)).statusCode).toBe(200);
+    expect((await events(withdrawn.email)).map((event) => event.type)).toEqual(['invitations.sent', 'invitations.revoked']);
+    expect((await events(withdrawn.email))[1]).toMatchObject({ userId: admin.userId, details: { invitationId: withdrawn.invitation.id, invited: withdrawn.email } });
+
+    // A plain account linked at once is an accepted invitation, added by the administrator.
+    const plain = await signedInClient(app, 'client', { name: 'Pia Plain' });
+    const linkedTo = await admin.client.post('/api/v1/clients', { companyName: 'Linked Lamps' });
+    const linkedClient = linkedTo.json<{ id: string }>().id;
+    expect((await invite(plain.email, linkedClient)).json<InvitationSent>().outcome).toBe('linked');
+    expect(await events('Linked Lamps')).toEqual([
+      { type: 'invitations.accepted', userId: plain.userId, email: plain.email, details: expect.objectContaining({ clientId: linkedClient, addedBy: admin.email, outcome: 'linked' }) },
+    ]);
+    // The Security tab's audit log lists them.
+    const audit = await admin.client.get('/api/v1/admin/security/events?type=invitations.revoked');
+    expect(audit.statusCode).toBe(200);
+    expect(audit.json<{ events: { type: string; details: Record<string, unknown> }[] }>().events).toEqual(
+      expect.arrayContaining([expect.objectContaining({ type: 'invitations.revoked', details: expect.objectContaining({ invited: withdrawn.email }) })]),
+    );
   });
 
   it('refuses invitations to a deactivated client, and their links while it is', async () => {

@@ -10,6 +10,7 @@ import type { OfferId } from '../../../common/api/offers';
 import type { Role } from '../../../common/roles';
 import type { Db } from '../../db/database';
 import type { RenderedEmail } from '../email';
+import type { SecurityEventInput } from '../security';
 
 /** An account as onboarding sees one (UsersService's `UserWithRole`). */
 export interface OnboardingAccount {
@@ -60,4 +61,6 @@ export interface OnboardingPorts {
   setUpAgent(trx: Db, clientId: string, settings: { businessHours: BusinessHours }): Promise<void>;
   /** Absent when this server runs without billing: the approval then says no subscription was started. */
   startSubscription?: SubscriptionStarter | undefined;
+  /** Records a security (audit) log event in `trx`: requests decided, invitations sent, accepted, revoked. */
+  securityEvent(event: SecurityEventInput, trx: Db): Promise<void>;
 }

@@ -145,7 +145,7 @@ export const onboardingRoutes: FastifyPluginAsyncZod<{
   app.post(
     '/api/v1/invitations/:id/revoke',
     { config: admin, schema: { tags, summary: 'Revoke an invitation: its link stops working', params: invitationParams, response: { 200: invitationView } } },
-    async (request) => invitations.revoke(request.params.id),
+    async (request) => invitations.revoke(requireUser(request), request.params.id),
   );
 
   app.get(

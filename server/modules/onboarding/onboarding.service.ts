@@ -121,8 +121,11 @@ interface AccountResult {
 export class OnboardingService {
   constructor(private readonly deps: OnboardingServiceDeps) {}
 
-  #url(path: string): string {
-    return new URL(path, this.deps.publicUrl).toString();
+  /** A page's public address; with `email`, `?email=` fills the sign-in or sign-up form's Email field. */
+  #url(path: string, email?: string): string {
+    const url = new URL(path, this.deps.publicUrl);
+    if (email !== undefined) url.searchParams.set('email', email);
+    return url.toString();
   }
 
   /**
@@ -146,8 +149,8 @@ export class OnboardingService {
     const account = meta.user
       ? ({ kind: 'linked' } as const)
       : existing
-        ? ({ kind: 'existing', signInUrl: this.#url('/login') } as const)
-        : ({ kind: 'none', registerUrl: this.#url('/register'), email: input.email } as const);
+        ? ({ kind: 'existing', signInUrl: this.#url('/login', input.email) } as const)
+        : ({ kind: 'none', registerUrl: this.#url('/register', input.email), email: input.email } as const);
     await this.deps.db.transaction().execute(async (trx) => {
       await this.deps.repository.insertRequest(
         {
@@ -259,6 +262,16 @@ export class OnboardingService {
         },
         trx,
       );
+      await ports.securityEvent(
+        {
+          type: 'onboarding.approved',
+          userId: actor.id,
+          email: actor.email,
+          details: { requestId: id, clientId, client: request.businessName, offer: offer.id, applicant: request.email, account: account.outcome, template: applied?.templateName ?? null },
+          at: now,
+        },
+        trx,
+      );
       return {
         account,
         templateApplied: applied ? { id: applied.id, name: applied.templateName, automationId: applied.automationId } : null,
@@ -315,7 +328,18 @@ export class OnboardingService {
     await this.deps.db.transaction().execute(async (trx) => {
       const request = await this.#lockPending(id, trx);
       const offer = offerOrThrow(request.offerId);
-      await this.deps.repository.markDeclined(id, { decidedAt: this.deps.clock.now(), decidedBy: actor.id, declineReason: reason }, trx);
+      const now = this.deps.clock.now();
+      await this.deps.repository.markDeclined(id, { decidedAt: now, decidedBy: actor.id, declineReason: reason }, trx);
+      await this.deps.ports.securityEvent(
+        {
+          type: 'onboarding.declined',
+          userId: actor.id,
+          email: actor.email,
+          details: { requestId: id, client: request.businessName, offer: offer.id, applicant: request.email, reason },
+          at: now,
+        },
+        trx,
+      );
       await this.deps.ports.email(
         request.email,
         onboardingDeclinedEmail({ contactName: request.contactName, businessName: request.businessName, offerName: offer.name, reason, contactUrl: this.#url('/contact') }),

@@ -111,7 +111,8 @@ describe.each(ENGINES)('onboarding requests (%s)', (engine) => {
     const [confirmation] = await emailsTo(body.email, 'onboarding-received');
     expect(confirmation?.subject).toBe(`We received your request: WhatsApp Business AI for ${body.businessName}`);
     expect(confirmation?.textBody).toContain('We will contact you within 24 hours');
-    expect(confirmation?.textBody).toContain('Create your account: http://localhost:3000/register');
+    // The link fills the sign-up form's Email field with the request's address.
+    expect(confirmation?.textBody).toContain(`Create your account: http://localhost:3000/register?email=${encodeURIComponent(body.email)}`);
 
     const notified = await app.database.db.selectFrom('notifications').selectAll().where('title', '=', `New onboarding request: ${body.businessName}`).execute();
     expect(notified.map((n) => n.userId).sort()).toEqual([admin.userId, otherAdmin.userId].sort());
@@ -289,6 +290,11 @@ describe.each(ENGINES)('onboarding requests (%s)', (engine) => {
     expect((await approve(id)).statusCode).toBe(409);
     expect((await admin.client.post(`/api/v1/onboarding/requests/${id}/decline`, { reason: 'Again' })).statusCode).toBe(409);
     expect(await app.database.db.selectFrom('clients').select('id').where('email', '=', email).execute()).toEqual([]);
+    // In the security log once, with who declined it and why.
+    const logged = await app.database.db.selectFrom('securityEvents').select(['type', 'userId', 'details']).where('type', 'like', 'onboarding.%').execute();
+    expect(logged.filter((event) => (event.details as { requestId?: string }).requestId === id)).toEqual([
+      { type: 'onboarding.declined', userId: admin.userId, details: expect.objectContaining({ requestId: id, applicant: email, reason: 'We do not serve your region yet.' }) },
+    ]);
   });
 
   it('makes one client when two administrators approve at the same moment', async () => {
@@ -296,6 +302,11 @@ describe.each(ENGINES)('onboarding requests (%s)', (engine) => {
     const answers = await Promise.all([approve(id, admin.client), approve(id, otherAdmin.client)]);
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
     expect(await app.database.db.selectFrom('clients').select('id').where('email', '=', email).execute()).toHaveLength(1);
+    // One approval in the security log: the refused one rolled back with everything else it did.
+    const logged = await app.database.db.selectFrom('securityEvents').select(['type', 'details']).where('type', '=', 'onboarding.approved').execute();
+    expect(logged.filter((event) => (event.details as { requestId?: string }).requestId === id)).toEqual([
+      { type: 'onboarding.approved', details: expect.objectContaining({ requestId: id, applicant: email, account: 'invited', offer: expect.any(String) }) },
+    ]);
     expect(await app.database.db.selectFrom('clientInvitations').select('id').where('email', '=', email).execute()).toHaveLength(1);
   });
 

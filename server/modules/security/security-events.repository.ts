@@ -27,7 +27,13 @@ export type SecurityEventType =
   | 'billing.plan_changed'
   | 'billing.payment_recorded'
   | 'billing.invoice_voided'
-  | 'billing.invoices_generated';
+  | 'billing.invoices_generated'
+  // Onboarding requests decided and invitations to a business (docs/onboarding.md).
+  | 'onboarding.approved'
+  | 'onboarding.declined'
+  | 'invitations.sent'
+  | 'invitations.accepted'
+  | 'invitations.revoked';
 
 export interface SecurityEventInput {
   type: SecurityEventType;

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import type { SignInResponse } from '@common/api/auth';
 import { AuthCard } from '@/features/auth/components/auth-card';
 import { SignInForm } from '@/features/auth/components/sign-in-form';
+import { emailParam } from '@/features/auth/lib/email-param';
 import { SocialSignIn } from '@/features/auth/components/social-sign-in';
 import { TwoFactorForm } from '@/features/auth/components/two-factor-form';
 import { useAuthNotice } from '@/features/auth/hooks/use-auth-notice';
@@ -63,7 +64,7 @@ export default function SignInRoute() {
         </p>
       }
     >
-      <SignInForm onSignedIn={onSignedIn} />
+      <SignInForm onSignedIn={onSignedIn} defaultEmail={emailParam(params)} />
       <SocialSignIn redirectTo={redirectTo} />
     </AuthCard>
   );

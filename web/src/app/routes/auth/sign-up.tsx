@@ -1,6 +1,6 @@
 import { MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { useResendVerification } from '@/features/auth/api/resend-verification';
@@ -8,6 +8,7 @@ import { AuthCard } from '@/features/auth/components/auth-card';
 import { SignUpForm } from '@/features/auth/components/sign-up-form';
 import { SocialSignIn } from '@/features/auth/components/social-sign-in';
 import { useAuthNotice } from '@/features/auth/hooks/use-auth-notice';
+import { emailParam } from '@/features/auth/lib/email-param';
 import { errorMessage } from '@/lib/api-client';
 import { DEFAULT_AFTER_SIGN_IN } from '@/lib/redirect';
 import { useSession } from '@/lib/session';
@@ -48,6 +49,7 @@ function CheckYourEmail({ email }: { email: string }) {
 export default function SignUpRoute() {
   const session = useSession();
   const [sentTo, setSentTo] = useState<string | null>(null);
+  const [params] = useSearchParams();
   useAuthNotice('sign-up');
 
   // Spec part 1 §2.7: a signed-in visitor goes to /dashboard.
@@ -67,7 +69,7 @@ export default function SignUpRoute() {
         </p>
       }
     >
-      <SignUpForm onSignedUp={setSentTo} />
+      <SignUpForm onSignedUp={setSentTo} defaultEmail={emailParam(params)} />
       <SocialSignIn redirectTo={DEFAULT_AFTER_SIGN_IN} />
     </AuthCard>
   );

@@ -23,6 +23,7 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
+import { BusinessHoursFields } from '@/components/business-hours-fields';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { CHANNEL_KIND_LABEL } from '@common/messaging/channel-label';
 import { SURVEY_QUESTION_MAX } from '@common/messaging/satisfaction';
@@ -30,7 +31,6 @@ import { formatDateTime } from '@/lib/format';
 import { useUpdateAgent } from '../api/update-agent';
 import { agentFieldErrors, agentFormResolver, toAgentForm, usesBaseUrl, usesLlm, type AgentForm, type AgentFormControl } from '../lib/agent-form';
 import { browserTimeZone } from '@/lib/business-hours';
-import { BusinessHoursFields } from './business-hours-fields';
 
 const MODEL_PLACEHOLDER: Record<AgentForm['engine'], string> = {
   embedded: '',
@@ -253,7 +253,7 @@ export function AgentConfigForm({ agent }: { agent: AgentView }) {
       </Section>
 
       <Section icon={Clock} title="Business hours" description="When the agent is on duty.">
-        <BusinessHoursFields control={form.control} register={form.register} errors={errors} />
+        <BusinessHoursFields idPrefix="agent" control={form.control} register={form.register} errors={errors} />
       </Section>
 
       <Section icon={MessageSquareText} title="Messages" description="What the agent says in these moments.">

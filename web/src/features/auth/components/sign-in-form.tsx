@@ -11,12 +11,13 @@ import { useSignIn } from '../api/sign-in';
 import { signInFailureToast } from '../lib/messages';
 import { firstFormError } from '../lib/form-errors';
 
-export function SignInForm({ onSignedIn }: { onSignedIn: (response: SignInResponse) => void }) {
+/** `defaultEmail`: the address a link carried (`?email=`), else empty. */
+export function SignInForm({ onSignedIn, defaultEmail = '' }: { onSignedIn: (response: SignInResponse) => void; defaultEmail?: string }) {
   const signIn = useSignIn();
   const form = useForm({
     resolver: zodResolver(signInInput),
     mode: 'onTouched',
-    defaultValues: { email: '', password: '' },
+    defaultValues: { email: defaultEmail, password: '' },
   });
   const { errors } = form.formState;
   const [email, password] = useWatch({ control: form.control, name: ['email', 'password'] });

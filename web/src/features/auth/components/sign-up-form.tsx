@@ -15,12 +15,13 @@ import { signUpFailureToast } from '../lib/messages';
 
 const FIELDS = ['name', 'email', 'password', 'confirmPassword'] as const;
 
-export function SignUpForm({ onSignedUp }: { onSignedUp: (email: string) => void }) {
+/** `defaultEmail`: the address a link carried (`?email=`, onboarding's "Create your account"), else empty. */
+export function SignUpForm({ onSignedUp, defaultEmail = '' }: { onSignedUp: (email: string) => void; defaultEmail?: string }) {
   const signUp = useSignUp();
   const form = useForm({
     resolver: zodResolver(signUpInput),
     mode: 'onTouched',
-    defaultValues: { name: '', email: '', password: '', confirmPassword: '' },
+    defaultValues: { name: '', email: defaultEmail, password: '', confirmPassword: '' },
   });
   const { errors } = form.formState;
   const [name, email, password, confirmPassword] = useWatch({

@@ -56,6 +56,7 @@ function view(over: Partial<ClientDashboardView> = {}): ClientDashboardView {
       },
     ],
     settings: { autoResponse: true, leadQualification: true, businessHours: null, outsideHours: 'answer', awayText: 'We are closed.' },
+    goLive: { channels: 1, channelKinds: ['whatsapp'], knowledgeLive: true, liveEntries: 12, training: false },
     generatedAt: '2026-03-31T10:00:00.000Z',
     ...over,
   };
@@ -80,6 +81,9 @@ function render(data: ClientDashboardView, options: { billing?: boolean; who?: C
     </QueryClientProvider>,
   );
 }
+
+/** The opening tag of the Turn On Auto-Response button. */
+const turnOn = (html: string) => /<button[^>]*>(?=Turn On Auto-Response<\/button>)/u.exec(html)?.[0] ?? 'missing';
 
 describe('the client dashboard', () => {
   it('shows the business, its template and active-since date, the badge, the five figures and the recent conversations', () => {
@@ -138,5 +142,43 @@ describe('the client dashboard', () => {
     expect(textOf(render(view(), { who: manager }))).toContain('Choose a client');
     expect(textOf(render(view(), { who: manager, path: `/client-dashboard?client=${CLIENT_ID}` }))).toContain('Harbour Bikes');
     expect(textOf(render(view(), { who: { ...user, clientId: null } }))).toContain('Your account is not linked to a business yet');
+  });
+
+  it('Going live: hidden once live; before that the steps from real data, with who does each', () => {
+    expect(textOf(render(view()))).not.toContain('Get your AI agent live');
+
+    const fresh = view({
+      goLive: { channels: 0, channelKinds: [], knowledgeLive: false, liveEntries: 0, training: false },
+      settings: { ...view().settings, autoResponse: false },
+    });
+    const client = render(fresh);
+    const text = textOf(client);
+    expect(text).toContain('Get your AI agent live');
+    expect(text).toContain('0 of 3 steps done');
+    expect(text).toContain('To do: Connect a channel');
+    expect(text).toContain('Your Parley team connects your WhatsApp');
+    expect(text).toContain('Your Parley team loads your questions and answers');
+    // A client user gets no link to staff pages; auto-response waits for the answers.
+    expect(client).not.toContain('href="/clients');
+    expect(client).not.toContain('href="/agents');
+    expect(turnOn(client)).toContain(' disabled=""');
+
+    const admin: CurrentUser = { ...user, role: 'admin', clientId: null };
+    const staff = render(fresh, { who: admin, path: `/client-dashboard?client=${CLIENT_ID}` });
+    expect(staff).toContain(`href="/clients?client=${CLIENT_ID}"`);
+    expect(staff).toContain(`href="/agents?client=${CLIENT_ID}&amp;section=knowledge"`);
+    // A manager keeps the knowledge base but does not connect channels.
+    const manager = render(fresh, { who: { ...admin, role: 'manager' }, path: `/client-dashboard?client=${CLIENT_ID}` });
+    expect(manager).not.toContain('href="/clients');
+    expect(manager).toContain(`href="/agents?client=${CLIENT_ID}&amp;section=knowledge"`);
+
+    const ready = render(view({ goLive: { channels: 2, channelKinds: ['whatsapp', 'webchat'], knowledgeLive: true, liveEntries: 1, training: false }, settings: { ...view().settings, autoResponse: false } }));
+    const readyText = textOf(ready);
+    expect(readyText).toContain('2 of 3 steps done');
+    expect(readyText).toContain('Done: Connect a channel');
+    expect(readyText).toContain('2 channels connected: WhatsApp, Website chat.');
+    expect(readyText).toContain('1 answer live.');
+    expect(turnOn(ready)).toMatch(/^<button/u);
+    expect(turnOn(ready)).not.toContain(' disabled=""');
   });
 });

@@ -14,6 +14,7 @@ import { useClientDashboard } from '../api/get-client-dashboard';
 import { AnalyticsTab } from './analytics-tab';
 import { AutomationSettingsTab } from './automation-settings-tab';
 import { DashboardHeader } from './dashboard-header';
+import { GoLive } from './go-live';
 import { MetricCards } from './metric-cards';
 import { RecentConversations } from './recent-conversations';
 
@@ -28,7 +29,7 @@ interface Slots {
   renderAgent?: ((clientId: string) => ReactNode) | undefined;
 }
 
-function DashboardBody({ clientId, renderBilling, renderAgent }: Slots & { clientId: string }) {
+function DashboardBody({ clientId, role, renderBilling, renderAgent }: Slots & { clientId: string; role: CurrentUser['role'] }) {
   const dashboard = useClientDashboard(clientId);
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
@@ -64,6 +65,7 @@ function DashboardBody({ clientId, renderBilling, renderAgent }: Slots & { clien
   return (
     <div className="grid min-w-0 gap-6">
       <DashboardHeader view={view} />
+      <GoLive view={view} role={role} />
       <MetricCards view={view} />
       <Tabs
         value={tab}
@@ -151,7 +153,7 @@ export function ClientDashboard({ user, renderBilling, renderAgent }: Slots & { 
         />
       ) : null}
       {clientId ? (
-        <DashboardBody clientId={clientId} renderBilling={renderBilling} renderAgent={renderAgent} />
+        <DashboardBody clientId={clientId} role={user.role} renderBilling={renderBilling} renderAgent={renderAgent} />
       ) : (
         <EmptyState icon={LayoutDashboard} title="Choose a client">
           Pick a business above to see its dashboard.
