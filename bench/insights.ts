@@ -32,6 +32,8 @@ import { kb, median, ms, num, percentile, seconds, sleep } from './lib/stats';
 import { tempDir } from './lib/tmp';
 import type { BuiltTree } from './lib/tree';
 import { deliveryFactory } from './lib/whatsapp';
+import { compareTimings } from './lib/compare';
+import { type SteadySample, steadyLoad } from './lib/steady';
 import { timedAccept } from './webhooks';
 
 /** Shrinks the history (and nothing else): 0.01 → a hundredth of the conversations. */
@@ -551,6 +553,91 @@ async function acceptDuringRecompute(tree: BuiltTree, engine: EngineName, storag
   return outcome;
 }
 
+/** What keeping the rows current costs per delivery (issue 16 §7): steady deliveries, upkeep on and off. */
+const UPKEEP_RATE = 100;
+const UPKEEP_COUNT = 1_500;
+/** Pairs of loads (on and off, the order alternating: on off, off on, …). */
+const UPKEEP_PAIRS = 4;
+const UPKEEP_GOAL = { text: 'within noise (p ≥ 0.05, CI contains 0)', min: 1 };
+
+interface UpkeepRound {
+  upkeep: boolean;
+  /** CPU per delivery (ms): the server process, and its PostgreSQL backends (0 on PGlite, inside the server). */
+  serverMs: number;
+  postgresMs: number;
+  /** `insights.service-level` jobs completed between the load's start and the check (after the server stopped). */
+  serviceLevelJobs: number;
+  /** Deliveries answered 200, and stored but still unprocessed at the end (must be 0). */
+  accepted: number;
+  unprocessed: number;
+}
+
+/**
+ * CPU per processed delivery with the service-level upkeep on and off (INSIGHTS_UPKEEP): each
+ * load right after a restart on the history's database, signed WhatsApp deliveries from 500
+ * customers sent open-loop at UPKEEP_RATE per second (what an instance that keeps up with its
+ * deliveries does), then the instance left to finish (settled: every delivery processed and, with
+ * the upkeep on, every conversation's row and day rollup recomputed); the CPU of the server and
+ * of its PostgreSQL backends from the first send to the settled end, over the deliveries. Both
+ * modes process the same kind of delivery into the same conversations; only the upkeep differs,
+ * so the difference is its whole cost: queueing the jobs in the messages' transactions and running them.
+ */
+async function upkeepCost(tree: BuiltTree, engine: EngineName, storage: Storage): Promise<UpkeepRound[]> {
+  const existing = { dataDir: storage.dataDir, ...(storage.databaseUrl ? { databaseUrl: storage.databaseUrl } : {}) };
+  const run = `upkeep-${Date.now().toString(36)}`;
+  let seq = 0;
+  let factory: ReturnType<typeof deliveryFactory> | undefined;
+  const rounds: UpkeepRound[] = [];
+  const order = Array.from({ length: UPKEEP_PAIRS }, (_, i) => (i % 2 === 0 ? [true, false] : [false, true])).flat();
+  for (const upkeep of order) {
+    const server = await startParley(tree, { engine, existing, env: { ...SERVER_ENV, INSIGHTS_UPKEEP: upkeep ? 'on' : 'off' } });
+    const startedAt = new Date();
+    let samples: SteadySample[];
+    let cpu: { serverMs: number; postgresMs: number };
+    try {
+      if (!factory) {
+        const channel = await connectWhatsApp(tree, server);
+        factory = deliveryFactory({ phoneNumberId: channel.phoneNumberId, appSecret: channel.appSecret, customers: 500, run });
+      }
+      await settle(server);
+      const first = seq;
+      const meter = cpuMeter(server);
+      samples = await steadyLoad({
+        baseUrl: server.url,
+        rate: UPKEEP_RATE,
+        count: UPKEEP_COUNT,
+        make: (i) => {
+          const delivery = factory!(first + i);
+          return { method: 'POST', path: '/webhooks/whatsapp', headers: delivery.headers, body: delivery.body };
+        },
+      });
+      seq += UPKEEP_COUNT;
+      await settle(server, 300_000);
+      cpu = meter();
+    } finally {
+      await server.stop();
+    }
+    const database = await storage.open();
+    try {
+      const jobs = await sql<{ n: string | number }>`select count(*) as n from jobs
+        where name = 'insights.service-level' and completed_at >= ${startedAt}`.execute(database.db);
+      const left = await sql<{ n: string | number }>`select count(*) as n from inbound_events where processed_at is null`.execute(database.db);
+      const accepted = samples.filter((s) => s.status === 200).length;
+      rounds.push({
+        upkeep,
+        serverMs: cpu.serverMs / UPKEEP_COUNT,
+        postgresMs: cpu.postgresMs / UPKEEP_COUNT,
+        serviceLevelJobs: Number(jobs.rows[0]?.n ?? 0),
+        accepted,
+        unprocessed: Number(left.rows[0]?.n ?? 0),
+      });
+    } finally {
+      await database.close();
+    }
+  }
+  return rounds;
+}
+
 async function measureCase(
   tree: BuiltTree,
   report: GroupReporter,
@@ -661,6 +748,30 @@ async function measureCase(
         baseline: `the same server settled (idle), before and after: ${rates(accept.idle)} req/s (${describeLoad(accept.idle[0]!)})`,
         verdict: [...accept.idle, ...accept.busy].some((r) => r.ok === 0) ? 'ERROR' : undefined,
       });
+
+      report.progress(`${engine}: the upkeep's cost per delivery (${UPKEEP_PAIRS} pairs of loads)…`);
+      const upkeep = await upkeepCost(tree, engine, storage);
+      const total = (r: UpkeepRound) => r.serverMs + r.postgresMs;
+      const on = upkeep.filter((r) => r.upkeep);
+      const off = upkeep.filter((r) => !r.upkeep);
+      const c = compareTimings(on.map(total), off.map(total));
+      const list = (rounds: UpkeepRound[]) => rounds.map((r) => ms(total(r))).join(', ');
+      const broken = upkeep.some((r) => r.accepted !== UPKEEP_COUNT || r.unprocessed > 0) || on.some((r) => r.serviceLevelJobs === 0) || off.some((r) => r.serviceLevelJobs > 0);
+      report.row({
+        figure: `Keeping the service levels and rollups current while deliveries arrive: CPU per processed WhatsApp delivery with the upkeep on vs off (INSIGHTS_UPKEEP), ${engine}, ${history}, ${UPKEEP_RATE}/s × ${num(UPKEEP_COUNT)}, ${UPKEEP_PAIRS} pairs`,
+        measured:
+          `on ${ms(c.medianA)} vs off ${ms(c.medianB)} (medians): ${c.difference >= 0 ? '+' : '−'}${ms(Math.abs(c.difference))} = ${c.difference >= 0 ? '+' : '−'}${num((Math.abs(c.difference) / Math.max(0.001, c.medianB)) * 100)} %, ` +
+          `95 % CI [${ms(c.ci[0])}, ${ms(c.ci[1])}]; Mann–Whitney p = ${c.p.toFixed(2)} → ${c.withinNoise ? 'within noise' : 'DIFFERENT'}`,
+        value: c.withinNoise ? 1 : 0,
+        ...(FULL_SCALE ? { goal: UPKEEP_GOAL } : {}),
+        baseline: `the same loads with the upkeep off, alternating: on ${list(on)}; off ${list(off)}`,
+        verdict: broken ? 'ERROR' : undefined,
+      });
+      report.note(
+        `${engine}, the upkeep's cost per delivery: ${upkeep.map((r) => `${r.upkeep ? 'on' : 'off'} ${ms(r.serverMs)} server${engine === 'PostgreSQL' ? ` + ${ms(r.postgresMs)} PostgreSQL` : ''}, ${num(r.serviceLevelJobs)} service-level jobs`).join('; ')}` +
+          (broken ? ` — ERROR: a load lost or left deliveries unprocessed, or the switch did not hold (${upkeep.map((r) => `${r.accepted} accepted, ${r.unprocessed} unprocessed`).join('; ')})` : '') +
+          '.',
+      );
     }
 
     // Where the time goes, and what the rows cost per reply: in the bench process, server stopped.

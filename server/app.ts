@@ -705,7 +705,7 @@ export async function buildApp(options: BuildAppOptions): Promise<ParleyApp> {
   agentPolicy.register();
   satisfactionRequests.register();
   publicEvents.register();
-  insights.register();
+  insights.register({ upkeep: config.insightsUpkeep });
   reportEmails.register(scheduler);
   billing.register(scheduler);
   errorAlerts.register();

@@ -47,6 +47,8 @@ const envSchema = z.object({
   DEMO_CLIENT_NAME: z.string().trim().min(1).max(200).default('Parley'),
   // off: the embedded engine trains without pre-trained word vectors (engines/embedded/word-vectors.ts).
   PARLEY_WORD_VECTORS: z.enum(['on', 'off']).default('on'),
+  // off: the service-level rows and rollups are not kept current (measuring what keeping them costs; docs/insights.md).
+  INSIGHTS_UPKEEP: z.enum(['on', 'off']).default('on'),
   // /api/v1/health: the embedded database's disk fails below either figure; older due jobs are "degraded".
   HEALTH_MIN_FREE_MB: z.coerce.number().min(0).default(100),
   HEALTH_MIN_FREE_PERCENT: z.coerce.number().min(0).max(100).default(1),
@@ -100,6 +102,12 @@ export interface Config {
   llmTimeoutMs: number;
   /** Whether the embedded engine may use the packaged pre-trained word vectors (cached under dataDir/embeddings). */
   wordVectors: boolean;
+  /**
+   * Whether the domain events queue `insights.service-level` jobs (INSIGHTS_UPKEEP). Off, the
+   * Insights, AI Summary and dashboard figures stop following new activity: only for measuring
+   * what keeping them costs (the insights bench).
+   */
+  insightsUpkeep: boolean;
   /** /api/v1/health thresholds. */
   health: { minFreeBytes: number; minFreePercent: number; jobMaxAgeSeconds: number };
   /** What requests to user-given URLs may reach besides public addresses (server/lib/guarded-http.ts). */
@@ -149,6 +157,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     demoClientName: e.DEMO_WIDGET ? e.DEMO_CLIENT_NAME : null,
     llmTimeoutMs: e.LLM_TIMEOUT_MS,
     wordVectors: e.PARLEY_WORD_VECTORS === 'on',
+    insightsUpkeep: e.INSIGHTS_UPKEEP === 'on',
     health: { minFreeBytes: e.HEALTH_MIN_FREE_MB * 1024 * 1024, minFreePercent: e.HEALTH_MIN_FREE_PERCENT, jobMaxAgeSeconds: e.HEALTH_JOB_MAX_AGE_SECONDS },
     outboundAllowlist: e.OUTBOUND_ALLOWED_HOSTS,
     automationSilenceTimeoutMs: Math.round(e.AUTOMATION_SILENCE_TIMEOUT * 60_000),

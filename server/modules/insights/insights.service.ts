@@ -101,17 +101,23 @@ export class InsightsService {
     this.#logger = deps.logger.child({ component: 'insights' });
   }
 
-  /** The subscriptions that keep the rows current, and the jobs' handlers. */
-  register(): void {
+  /**
+   * The subscriptions that keep the rows current, and the jobs' handlers. With `upkeep: false`
+   * (INSIGHTS_UPKEEP=off, for measuring what the upkeep costs) no event queues a job; jobs
+   * already queued, and a backfill, still run.
+   */
+  register(options: { upkeep?: boolean } = {}): void {
     const { events, queue } = this.deps;
     const job = serviceLevelJob;
     const delayMs = this.deps.batchDelayMs ?? BATCH_DELAY_MS;
-    // Creation and messages only ask for a recompute: one queued job per conversation covers a burst.
-    events.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
-    events.subscribe({ event: 'message.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
-    events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId'], withEvent: true, delayMs });
-    events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId'], withEvent: true, delayMs });
-    events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true, delayMs });
+    if (options.upkeep ?? true) {
+      // Creation and messages only ask for a recompute: one queued job per conversation covers a burst.
+      events.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
+      events.subscribe({ event: 'message.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
+      events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId'], withEvent: true, delayMs });
+      events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId'], withEvent: true, delayMs });
+      events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true, delayMs });
+    }
     queue.register(job, async (payload, ctx) => {
       // This job and the others queued behind it: one transaction for the burst.
       const taken = await queue.takeQueued(job, BATCH_LIMIT);

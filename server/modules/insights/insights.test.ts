@@ -482,6 +482,28 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
     expect(rollup!.resolutionSecondsSum).toBeCloseTo(final.resolutionSeconds!, 6);
   });
 
+  it('INSIGHTS_UPKEEP=off: the events queue no job (the bench measures the upkeep against it), queued jobs still run', async () => {
+    const off = await createTestApp(engine, { env: { INSIGHTS_UPKEEP: 'off' } });
+    try {
+      expect(off.config.insightsUpkeep).toBe(false);
+      const client = await createTestClient(off);
+      const channel = await createTestChannel(off, { clientId: client.id, kind: 'webchat' });
+      const first = await off.services.messaging.recordInbound(channel, customerText('visitor-upkeep-off', 'Hello, where is my order?'));
+      await off.services.messaging.sendAgentReply(first.conversationId, first.messageId, { text: 'It ships today.', senderType: 'ai', senderId: null });
+      await off.queue.waitForIdle();
+      const jobs = await off.database.db.selectFrom('jobs').select('id').where('name', '=', serviceLevelJob.name).execute();
+      expect(jobs).toEqual([]);
+      expect(await off.services.insights.findServiceLevel(STAFF, first.conversationId)).toBeUndefined();
+
+      // The handler is still there: a job queued by other means (a backfill, an older instance) runs.
+      await off.queue.enqueue(serviceLevelJob, { conversationId: first.conversationId });
+      await off.queue.waitForIdle();
+      expect(await off.services.insights.findServiceLevel(STAFF, first.conversationId)).toMatchObject({ firstResponder: 'ai', aiReplies: 1 });
+    } finally {
+      await off.destroy();
+    }
+  });
+
   it('backfills conversations that have no row, in batches, with what the history tells', async () => {
     const client = await createTestClient(app);
     const channel = await createTestChannel(app, { clientId: client.id, kind: 'api' });
