@@ -1,9 +1,9 @@
 import { Coins } from 'lucide-react';
 import { useSearchParams } from 'react-router';
 import { AGENT_STATS_PERIODS, type AgentStats, type AgentView } from '@common/api/agents';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
+import { LoadError } from '@/components/ui/load-error';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
@@ -110,12 +110,7 @@ export function AgentEngineStats({ agents }: { agents: readonly AgentView[] }) {
         {stats.isPending ? (
           <Skeleton className="h-40" />
         ) : stats.isError ? (
-          <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-6 text-center text-sm text-muted-foreground">
-            <p>{errorMessage(stats.error, 'The figures could not be loaded.')}</p>
-            <Button variant="outline" size="sm" onClick={() => void stats.refetch()}>
-              Try Again
-            </Button>
-          </div>
+          <LoadError className="p-6" message={errorMessage(stats.error, 'The figures could not be loaded.')} onRetry={() => void stats.refetch()} />
         ) : (
           <Figures stats={stats.data} />
         )}

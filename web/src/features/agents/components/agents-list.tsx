@@ -7,6 +7,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -66,14 +67,7 @@ export function AgentsList({ role }: { role: Role }) {
     );
   }
   if (agents.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-6 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(agents.error, 'The agents could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void agents.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError className="p-6" message={errorMessage(agents.error, 'The agents could not be loaded.')} onRetry={() => void agents.refetch()} />;
   }
   const all = agents.data;
   if (all.length === 0) {

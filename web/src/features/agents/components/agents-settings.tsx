@@ -4,6 +4,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FormField } from '@/components/ui/form-field';
+import { LoadError } from '@/components/ui/load-error';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -47,14 +48,7 @@ function AgentWorkspace({
     );
   }
   if (agent.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-6 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(agent.error, 'The agent could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void agent.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError className="p-6" message={errorMessage(agent.error, 'The agent could not be loaded.')} onRetry={() => void agent.refetch()} />;
   }
   const data = agent.data;
   return (
@@ -120,14 +114,7 @@ export function AgentsSettings() {
 
   if (clients.isPending) return <Skeleton className="h-24" />;
   if (clients.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-6 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(clients.error, 'The clients could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void clients.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError className="p-6" message={errorMessage(clients.error, 'The clients could not be loaded.')} onRetry={() => void clients.refetch()} />;
   }
   if (clients.data.length === 0) {
     return (

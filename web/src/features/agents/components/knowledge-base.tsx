@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -198,12 +199,7 @@ export function KnowledgeBase({
           <Skeleton className="h-10" />
         </div>
       ) : knowledge.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-6 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(knowledge.error, 'The knowledge base could not be loaded.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void knowledge.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError className="p-6" message={errorMessage(knowledge.error, 'The knowledge base could not be loaded.')} onRetry={() => void knowledge.refetch()} />
       ) : (
         <Tabs value={tab} onValueChange={(value) => setTab(value === 'articles' ? 'articles' : 'faq')}>
           <TabsList>

@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import type { AutomationView, ExecutionView } from '@common/api/automations';
 import type { Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useAutomations } from '../api/find-automations';
@@ -143,12 +144,7 @@ export function AutomationsScreen({ role }: { role: Role }) {
           <Skeleton className="h-64" />
         </div>
       ) : automations.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>Failed to fetch automations</p>
-          <Button variant="outline" size="sm" onClick={() => void automations.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message="Failed to fetch automations" onRetry={() => void automations.refetch()} />
       ) : list.length === 0 ? (
         <div className="grid justify-items-center gap-3 rounded-xl border border-dashed px-6 py-12 text-center">
           <span className="flex size-12 items-center justify-center rounded-full bg-muted">

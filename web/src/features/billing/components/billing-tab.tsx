@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { formatDate } from '@/lib/format';
@@ -55,14 +56,7 @@ export function BillingTab({ clientId }: { clientId: string }) {
     );
   }
   if (billing.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(billing.error, 'The billing details could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void billing.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError message={errorMessage(billing.error, 'The billing details could not be loaded.')} onRetry={() => void billing.refetch()} />;
   }
 
   const { subscription, invoices } = billing.data;

@@ -2,9 +2,9 @@ import { Building2, LayoutDashboard } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import type { CurrentUser } from '@common/api/users';
-import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
+import { LoadError } from '@/components/ui/load-error';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
@@ -51,14 +51,10 @@ function DashboardBody({ clientId, role, renderBilling, renderAgent }: Slots & {
   if (dashboard.isError) {
     const missing = isApiError(dashboard.error) && dashboard.error.status === 404;
     return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{missing ? 'This client does not exist, or you cannot see it.' : errorMessage(dashboard.error, 'The dashboard could not be loaded.')}</p>
-        {missing ? null : (
-          <Button variant="outline" size="sm" onClick={() => void dashboard.refetch()}>
-            Try Again
-          </Button>
-        )}
-      </div>
+      <LoadError
+        message={missing ? 'This client does not exist, or you cannot see it.' : errorMessage(dashboard.error, 'The dashboard could not be loaded.')}
+        onRetry={missing ? undefined : () => void dashboard.refetch()}
+      />
     );
   }
   const view = dashboard.data;

@@ -5,6 +5,7 @@ import type { ClientView } from '@common/api/channels';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { errorMessage } from '@/lib/api-client';
@@ -79,14 +80,7 @@ export function CustomerAutomations() {
     );
   }
   if (clients.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(clients.error, 'The clients could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void clients.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError message={errorMessage(clients.error, 'The clients could not be loaded.')} onRetry={() => void clients.refetch()} />;
   }
   if (clients.data.length === 0) {
     return (

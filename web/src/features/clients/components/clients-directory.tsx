@@ -17,6 +17,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -245,12 +246,7 @@ export function ClientsDirectory({ role, view }: { role: Role; view: 'cards' | '
           <Skeleton className="h-48" />
         </div>
       ) : clients.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(clients.error, 'The clients could not be loaded.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void clients.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message={errorMessage(clients.error, 'The clients could not be loaded.')} onRetry={() => void clients.refetch()} />
       ) : clients.data.length === 0 ? (
         <EmptyState icon={Building2} title="No clients yet">
           {role === 'admin' ? 'Add the first business Parley answers for with Add Client.' : 'Client businesses appear here once an admin adds them.'}

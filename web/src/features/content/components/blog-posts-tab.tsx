@@ -16,6 +16,7 @@ import {
 import { Badge } from '@/components/ui/badge';
 import { Button, buttonVariants } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { useCurrentUser } from '@/lib/session';
@@ -100,8 +101,7 @@ function EditPost({ id, author, onDone }: { id: number; author: string; onDone: 
   if (post.isPending) return <Skeleton className="h-96" />;
   if (post.isError) {
     return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(post.error, 'The post could not be loaded.')}</p>
+      <LoadError message={errorMessage(post.error, 'The post could not be loaded.')}>
         <div className="flex gap-2">
           <Button variant="outline" size="sm" onClick={() => void post.refetch()}>
             Try Again
@@ -110,7 +110,7 @@ function EditPost({ id, author, onDone }: { id: number; author: string; onDone: 
             Back to Posts
           </Button>
         </div>
-      </div>
+      </LoadError>
     );
   }
   return (
@@ -156,12 +156,7 @@ export function BlogPostsTab() {
           <Skeleton className="h-28" />
         </div>
       ) : posts.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(posts.error, 'The blog posts could not be loaded.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void posts.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message={errorMessage(posts.error, 'The blog posts could not be loaded.')} onRetry={() => void posts.refetch()} />
       ) : list.length === 0 ? (
         <EmptyState icon={Newspaper} title="No blog posts yet">
           Write the first one with New Post.

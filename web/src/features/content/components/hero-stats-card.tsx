@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { FieldError, fieldA11y, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { useHeroStats } from '../api/find-hero-stats';
@@ -34,14 +35,7 @@ export function HeroStatsCard() {
   const stats = useHeroStats();
   if (stats.isPending) return <Skeleton className="h-72" />;
   if (stats.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(stats.error, 'The hero stats could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void stats.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError message={errorMessage(stats.error, 'The hero stats could not be loaded.')} onRetry={() => void stats.refetch()} />;
   }
   return <HeroStatsEditor stats={stats.data} />;
 }

@@ -18,6 +18,7 @@ import { Button, buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { fieldA11y, FormField } from '@/components/ui/form-field';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { errorMessage, isApiError } from '@/lib/api-client';
@@ -192,18 +193,16 @@ function OpenMessage({ id, onDeleted, onClose }: { id: string; onDeleted: () => 
   if (message.isError) {
     const gone = isApiError(message.error) && message.error.status === 404;
     return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{gone ? 'This message no longer exists.' : errorMessage(message.error, 'The message could not be loaded.')}</p>
+      <LoadError
+        message={gone ? 'This message no longer exists.' : errorMessage(message.error, 'The message could not be loaded.')}
+        onRetry={gone ? undefined : () => void message.refetch()}
+      >
         {gone ? (
           <Button variant="outline" size="sm" onClick={onClose}>
             Close
           </Button>
-        ) : (
-          <Button variant="outline" size="sm" onClick={() => void message.refetch()}>
-            Try Again
-          </Button>
-        )}
-      </div>
+        ) : null}
+      </LoadError>
     );
   }
   return <MessageDetail message={message.data} onDeleted={onDeleted} />;
@@ -241,12 +240,7 @@ export function MessagesPanel() {
           {messages.isPending ? (
             <Skeleton className="h-64" />
           ) : messages.isError ? (
-            <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-              <p>{errorMessage(messages.error, 'The messages could not be loaded.')}</p>
-              <Button variant="outline" size="sm" onClick={() => void messages.refetch()}>
-                Try Again
-              </Button>
-            </div>
+            <LoadError message={errorMessage(messages.error, 'The messages could not be loaded.')} onRetry={() => void messages.refetch()} />
           ) : list.length === 0 ? (
             <EmptyState icon={Inbox} title="No messages yet">
               Messages sent through the contact form appear here.

@@ -1,9 +1,10 @@
 import { Download, Mail } from 'lucide-react';
 import { NEWSLETTER_STATUSES } from '@common/api/contact';
 import { Badge } from '@/components/ui/badge';
-import { Button, buttonVariants } from '@/components/ui/button';
+import { buttonVariants } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -45,12 +46,7 @@ export function NewsletterSubscribers() {
           {subscribers.isPending ? (
             <Skeleton className="h-40" />
           ) : subscribers.isError ? (
-            <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-              <p>{errorMessage(subscribers.error, 'The subscribers could not be loaded.')}</p>
-              <Button variant="outline" size="sm" onClick={() => void subscribers.refetch()}>
-                Try Again
-              </Button>
-            </div>
+            <LoadError message={errorMessage(subscribers.error, 'The subscribers could not be loaded.')} onRetry={() => void subscribers.refetch()} />
           ) : (
             <>
               <dl className="grid grid-cols-1 gap-2 sm:grid-cols-3" aria-label="Subscriber counts">

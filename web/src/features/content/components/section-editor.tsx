@@ -18,6 +18,7 @@ import {
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { FieldError } from '@/components/ui/form-field';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-client';
 import { formatDateTime } from '@/lib/format';
@@ -70,12 +71,10 @@ export function SectionEditor<K extends ContentSectionKey>(props: EditorProps<K>
   if (sections.isPending) return <Skeleton className="h-96" />;
   if (sections.isError || !view) {
     return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{sections.isError ? errorMessage(sections.error, 'The page content could not be loaded.') : `The ${SECTION_LABELS[props.section]} content could not be loaded.`}</p>
-        <Button variant="outline" size="sm" onClick={() => void sections.refetch()}>
-          Try Again
-        </Button>
-      </div>
+      <LoadError
+        message={sections.isError ? errorMessage(sections.error, 'The page content could not be loaded.') : `The ${SECTION_LABELS[props.section]} content could not be loaded.`}
+        onRetry={() => void sections.refetch()}
+      />
     );
   }
   return <LoadedSectionEditor key={view.version} {...props} view={view} reload={() => sections.refetch()} />;

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { SubscriptionView } from '@common/api/hooks';
 import type { Role } from '@common/roles';
 import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/api-client';
@@ -70,12 +71,7 @@ function Subscriptions({ role }: { role: Role }) {
           <Skeleton className="h-40" />
         </div>
       ) : subscriptions.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(subscriptions.error, 'The webhook subscriptions could not be loaded.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void subscriptions.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message={errorMessage(subscriptions.error, 'The webhook subscriptions could not be loaded.')} onRetry={() => void subscriptions.refetch()} />
       ) : list.length === 0 ? (
         <NoSubscriptions onAdd={() => openForm()} />
       ) : (

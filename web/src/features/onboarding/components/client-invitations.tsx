@@ -23,6 +23,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { fieldA11y, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { LoadError } from '@/components/ui/load-error';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage, isApiError } from '@/lib/api-client';
@@ -166,14 +167,7 @@ function InvitationList({ clientId, clientName }: { clientId: string; clientName
   const invitations = useInvitations(clientId);
   if (invitations.isPending) return <Skeleton className="h-32" />;
   if (invitations.isError) {
-    return (
-      <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-        <p>{errorMessage(invitations.error, 'The invitations could not be loaded.')}</p>
-        <Button variant="outline" size="sm" onClick={() => void invitations.refetch()}>
-          Try Again
-        </Button>
-      </div>
-    );
+    return <LoadError message={errorMessage(invitations.error, 'The invitations could not be loaded.')} onRetry={() => void invitations.refetch()} />;
   }
   if (invitations.data.length === 0) {
     return (

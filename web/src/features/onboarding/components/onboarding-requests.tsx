@@ -30,6 +30,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { fieldA11y, FormField } from '@/components/ui/form-field';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
@@ -288,12 +289,7 @@ export function OnboardingRequests() {
           <Skeleton className="h-40" />
         </div>
       ) : requests.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(requests.error, 'The requests could not be loaded.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void requests.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message={errorMessage(requests.error, 'The requests could not be loaded.')} onRetry={() => void requests.refetch()} />
       ) : requests.data.requests.length === 0 ? (
         <EmptyState icon={Inbox} title={filter === 'pending' ? 'No pending requests' : 'No requests'}>
           Businesses ask to get started from the Get Started page (/client-signup); their requests appear here.

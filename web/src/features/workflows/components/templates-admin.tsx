@@ -1,8 +1,8 @@
 import { FileStack } from 'lucide-react';
 import { useState } from 'react';
 import { WORKFLOW_TEXTS } from '@common/api/workflows';
-import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -37,12 +37,7 @@ export function TemplatesAdmin() {
           <Skeleton className="h-56" />
         </div>
       ) : templates.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(templates.error, 'The templates could not be loaded.')}</p>
-          <Button variant="outline" size="sm" onClick={() => void templates.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message={errorMessage(templates.error, 'The templates could not be loaded.')} onRetry={() => void templates.refetch()} />
       ) : templates.data.length === 0 ? (
         <EmptyState icon={FileStack} title={WORKFLOW_TEXTS.noTemplates}>
           {q === '' ? 'Create the first one with Create Template.' : `Nothing matches “${q}”.`}

@@ -1,8 +1,8 @@
 import { Workflow, Zap } from 'lucide-react';
 import { useState } from 'react';
 import type { WorkflowKind } from '@common/api/workflows';
-import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { LoadError } from '@/components/ui/load-error';
 import { SearchInput } from '@/components/ui/search-input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
@@ -40,12 +40,7 @@ export function WorkflowsAdmin({ kind }: { kind: WorkflowKind }) {
           <Skeleton className="h-56" />
         </div>
       ) : workflows.isError ? (
-        <div className="grid justify-items-center gap-2 rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground">
-          <p>{errorMessage(workflows.error, `The ${words.plural} could not be loaded.`)}</p>
-          <Button variant="outline" size="sm" onClick={() => void workflows.refetch()}>
-            Try Again
-          </Button>
-        </div>
+        <LoadError message={errorMessage(workflows.error, `The ${words.plural} could not be loaded.`)} onRetry={() => void workflows.refetch()} />
       ) : workflows.data.workflows.length === 0 ? (
         <EmptyState icon={kind === 'n8n' ? Workflow : Zap} title={words.empty}>
           {q === '' ? `Create the first one with Create ${words.noun}.` : `Nothing matches “${q}”.`}
