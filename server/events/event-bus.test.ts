@@ -46,19 +46,34 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
     const rows = () =>
       database.db
         .selectFrom('jobs')
-        .select(['id', 'status', 'payload', 'coalesceKey', sql<number>`extract(epoch from (run_at - created_at)) * 1000`.as('delay')])
+        .select([
+          'id',
+          'status',
+          'payload',
+          'coalesceKey',
+          sql<number>`extract(epoch from (run_at - created_at)) * 1000`.as('delay'),
+          sql<string>`(extract(epoch from run_at) * 1000)::bigint::text`.as('runAtMs'),
+        ])
         .where('name', '=', job.name)
         .orderBy('id')
         .execute();
     return { job, publish, rows };
   }
 
-  it('a delayed job is queued to run that long after the event', async () => {
+  it('a delayed job is queued to run that long after the event, at the end of its window of that length', async () => {
     const { publish, rows } = setup({ delayMs: 1500 });
     await publish('a');
-    const [row] = await rows();
-    expect(row).toMatchObject({ status: 'queued', coalesceKey: null });
-    expect(Number(row!.delay)).toBeGreaterThanOrEqual(1500);
+    await publish('b');
+    const list = await rows();
+    expect(list).toHaveLength(2);
+    for (const row of list) {
+      expect(row).toMatchObject({ status: 'queued', coalesceKey: null });
+      // At least the delay, less than twice it: the first multiple of 1.5 s since the epoch after it,
+      // so the jobs of events in one window fall due at one moment (one claim, one batch).
+      expect(Number(row.delay)).toBeGreaterThanOrEqual(1500);
+      expect(Number(row.delay)).toBeLessThan(3000);
+      expect(BigInt(row.runAtMs) % 1500n).toBe(0n);
+    }
   });
 
   it('coalesced jobs: one queued job per key, within a publication and across transactions', async () => {

@@ -22,7 +22,9 @@ export const jobsRoutines = defineSqlRoutines({
     end $$`,
 
     // Jobs, in order: [{name, payload, maxAttempts, delayMs?, coalesceKey?}]; a job with a delay
-    // runs that long after this statement and is never claimed here; a job with a coalesce key is
+    // runs at the first multiple of it (since the Unix epoch) at least that long after this
+    // statement — so the delayed jobs of one such window fall due together, and one claim (one
+    // batch) takes them all — and is never claimed here; a job with a coalesce key is
     // not inserted while a queued one has the same name and key (migration 0026), nor twice here. Up to the slots `p_local` holds per job name
     // ({workerId, slots: {name: {n, leaseMs, hint?}}}, JobQueue.reserve) are inserted already
     // claimed by that worker, which runs them once this transaction committed; those are returned,
@@ -52,7 +54,10 @@ export const jobsRoutines = defineSqlRoutines({
         from wanted
       ), inserted as (
         insert into jobs (name, payload, max_attempts, run_at, status, attempts, locked_by, locked_until, coalesce_key)
-        select j->>'name', j->'payload', (j->>'maxAttempts')::integer, statement_timestamp() + delay_ms * interval '1 millisecond',
+        select j->>'name', j->'payload', (j->>'maxAttempts')::integer,
+          case when delay_ms > 0
+            then to_timestamp(ceil((extract(epoch from statement_timestamp()) * 1000 + delay_ms) / delay_ms) * delay_ms / 1000.0)
+            else statement_timestamp() end,
           case when claimed then 'running' else 'queued' end,
           case when claimed then 1 else 0 end,
           case when claimed then p_local->>'workerId' end,
