@@ -5,12 +5,19 @@
  * alternately, each load settled; the CPU of the server and its backends per delivery and, with
  * pg_stat_statements loaded (PGSS=1, `pg_stat_statements.track = all`), the statements that took
  * the most time in each load.
+ * HISTORY=N first seeds N conversations over 12 months (bench/insights.ts) and backfills their rows.
  * `npx tsx bench/profile-upkeep.ts [pairs] [count]`
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { connectWhatsApp, cpuMeter, settle, startParley } from './lib/parley';
-import { dropBenchDatabase } from './lib/postgres';
+import { sql } from 'kysely';
+import { openDatabase } from '../server/db/database';
+import { createMigrator, migrateToLatest } from '../server/db/migrate';
+import { SQL_ROUTINES } from '../server/routines';
+import { seedHistory } from './insights';
+import { dropBenchDatabase, freshBenchDatabase } from './lib/postgres';
+import { tempDir } from './lib/tmp';
 import { steadyLoad } from './lib/steady';
 import { prepareTree } from './lib/tree';
 import { deliveryFactory } from './lib/whatsapp';
@@ -32,6 +39,26 @@ async function pgss(sqlText: string) {
 
 let databaseUrl: string | undefined;
 let dataDir: string | undefined;
+if (process.env.HISTORY) {
+  databaseUrl = await freshBenchDatabase();
+  dataDir = tempDir('profile-upkeep');
+  const database = await openDatabase({ url: databaseUrl, poolSize: 2 });
+  try {
+    const migrated = await (await createMigrator(database.db)).migrateTo('0026-job-coalescing');
+    if (migrated.error) throw new Error('Migrating to 0026 failed', { cause: migrated.error });
+    await seedHistory(database.db, Number(process.env.HISTORY), 'year');
+    await migrateToLatest(database.db, { routines: SQL_ROUTINES });
+  } finally {
+    await database.close();
+  }
+  const server = await startParley(tree, { engine: 'PostgreSQL', existing: { databaseUrl, dataDir }, env: { LOG_LEVEL: 'info' } });
+  while (!server.child.output().includes('service levels backfilled')) await new Promise((resolve) => setTimeout(resolve, 250));
+  await server.stop();
+  const again = await openDatabase({ url: databaseUrl, poolSize: 2 });
+  await sql`analyze`.execute(again.db);
+  await again.close();
+  console.log(`seeded ${process.env.HISTORY} conversations and backfilled`);
+}
 let factory: ReturnType<typeof deliveryFactory> | undefined;
 let seq = 0;
 const run = Date.now().toString(36);

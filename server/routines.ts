@@ -9,7 +9,8 @@ import { agentsRoutines } from './modules/agents/agents.sql';
 import { automationsRoutines } from './modules/automations/automations.sql';
 import { eventsOutboxRoutines } from './modules/events/events.sql';
 import { hooksRoutines } from './modules/hooks/hooks.sql';
+import { insightsRoutines } from './modules/insights/insights.sql';
 import { messagingRoutines } from './modules/messaging/messaging.sql';
 import type { SqlRoutines } from './db/routines';
 
-export const SQL_ROUTINES: readonly SqlRoutines[] = [jobsRoutines, eventsRoutines, messagingRoutines, agentsRoutines, eventsOutboxRoutines, hooksRoutines, automationsRoutines];
+export const SQL_ROUTINES: readonly SqlRoutines[] = [jobsRoutines, eventsRoutines, messagingRoutines, agentsRoutines, eventsOutboxRoutines, hooksRoutines, automationsRoutines, insightsRoutines];

@@ -845,6 +845,13 @@ export interface ServiceLevelEventsTable {
   at: ColumnType<Date, Date | string, Date | string>;
 }
 
+/** A conversation whose service levels are due to be recomputed (0038; `parley_insights_mark`, the `insights.recompute` job). */
+export interface ServiceLevelMarksTable {
+  conversationId: string;
+  /** Moved on by every mark of a conversation already marked: a recompute clears only the version it read. */
+  version: ColumnType<string | number, never, never>;
+}
+
 /** Per client and UTC day of the conversations' creation, the sums of their service levels (0027). */
 export interface ServiceLevelDailyTable {
   clientId: string;
@@ -1127,6 +1134,7 @@ export interface DB {
   conversationServiceLevels: ConversationServiceLevelsTable;
   serviceLevelEvents: ServiceLevelEventsTable;
   serviceLevelDaily: ServiceLevelDailyTable;
+  serviceLevelMarks: ServiceLevelMarksTable;
   satisfactionSurveys: SatisfactionSurveysTable;
   scheduledRuns: ScheduledRunsTable;
   reportDeliveries: ReportDeliveriesTable;

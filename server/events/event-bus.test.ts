@@ -2,7 +2,8 @@
  * EventBus subscriptions' `delayMs` and `coalesce` (parley_publish → parley_insert_jobs, migration
  * 0026) on both engines: a delayed job waits and is never claimed where it is inserted; coalesced
  * jobs are one queued job per key — within one publication and across transactions — while a
- * running job does not hold the key.
+ * running job does not hold the key; collected subscriptions hand their payloads to a function
+ * and queue one job for all of them.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
@@ -101,6 +102,70 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
     expect((await rows()).map((r) => [r.coalesceKey, r.status])).toEqual([
       [null, 'queued'],
       [null, 'queued'],
+    ]);
+  });
+
+  it('collected subscriptions: the function gets every payload, one queued job (payload {}) takes them all', async () => {
+    // A function of the test's own, recording what it is handed (the insights module's marks it conversations).
+    const table = `collected_${randomUUID().slice(0, 8)}`;
+    const fn = `${table}_fn`;
+    await sql.raw(`create table ${table} (n serial primary key, payloads jsonb not null)`).execute(database.db);
+    await sql
+      .raw(`create function ${fn}(p jsonb) returns void language plpgsql as $$ begin insert into ${table} (payloads) values (p); end $$`)
+      .execute(database.db);
+    const job = defineJob({ name: `test.${randomUUID().slice(0, 8)}`, payload: z.object({}) });
+    const queue = new JobQueue(database, { logger });
+    const bus = new EventBus(database, logger, { jobChannel: queue.channel });
+    bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: fn, delayMs: 1000 });
+    bus.subscribe({ event: 'message.created', job, keys: ['conversationId'], collect: fn, delayMs: 1000 });
+    const created = (conversationId: string) =>
+      ({ name: 'conversation.created', payload: { conversationId, clientId: randomUUID() }, performedBy: { kind: 'system' } }) as const;
+    const message = (conversationId: string) =>
+      ({
+        name: 'message.created',
+        payload: { conversationId, clientId: randomUUID(), channelId: randomUUID(), messageId: randomUUID(), direction: 'inbound', senderType: 'customer' },
+        performedBy: { kind: 'system' },
+      }) as const;
+    const publish = (...events: Parameters<typeof bus.publishMany>[1]) =>
+      database.db.transaction().execute(async (trx) => bus.publishMany(trx, events));
+    const jobs = () => database.db.selectFrom('jobs').select(['id', 'status', 'payload', 'coalesceKey']).where('name', '=', job.name).orderBy('id').execute();
+    const collected = async () => (await sql<{ payloads: unknown }>`select payloads from ${sql.table(table)} order by n`.execute(database.db)).rows.map((r) => r.payloads);
+
+    await publish(created('a'), message('a'), message('b'));
+    await publish(message('c'));
+    // One call per publication, with the keys only; one queued job for both publications.
+    expect(await collected()).toEqual([[{ conversationId: 'a' }, { conversationId: 'a' }, { conversationId: 'b' }], [{ conversationId: 'c' }]]);
+    expect((await jobs()).map((j) => [j.payload, j.coalesceKey, j.status])).toEqual([[{}, '*', 'queued']]);
+    // Once it runs, what is collected meanwhile queues the next one.
+    await database.db.updateTable('jobs').set({ status: 'running' }).where('name', '=', job.name).execute();
+    await publish(message('d'));
+    expect((await jobs()).map((j) => j.status)).toEqual(['running', 'queued']);
+    expect(await collected()).toHaveLength(3);
+    // A publication that matches no collected subscription calls nothing.
+    await publish({ name: 'conversation.resolved', payload: { conversationId: 'a', clientId: randomUUID() }, performedBy: { kind: 'system' } });
+    expect(await collected()).toHaveLength(3);
+  });
+
+  it('refuses a collect that is not a function name, or with withEvent', () => {
+    const job = defineJob({ name: 'test.collect', payload: z.object({}) });
+    const bus = new EventBus(database, logger, { jobChannel: 'x' });
+    expect(() => bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: 'f(); drop table jobs' })).toThrow(/not a function name/u);
+    expect(() => bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: 'f', withEvent: true })).toThrow(/not with withEvent/u);
+  });
+
+  it('a coalesced job is never claimed where it is inserted, even with a local slot', async () => {
+    const { job, rows } = setup({});
+    const local = { workerId: 'here', slots: { [job.name]: { n: 2, leaseMs: 1000 } } };
+    const jobs = [
+      { name: job.name, payload: { conversationId: 'x' }, maxAttempts: 1, coalesceKey: 'x' },
+      { name: job.name, payload: { conversationId: 'y' }, maxAttempts: 1 },
+    ];
+    const { rows: claimed } = await sql<{ claimed: unknown[] }>`
+      select parley_insert_jobs(${JSON.stringify(jobs)}::jsonb, ${JSON.stringify(local)}::jsonb, 'parley_test_jobs') as claimed`.execute(database.db);
+    expect(claimed[0]!.claimed).toEqual([expect.objectContaining({ payload: { conversationId: 'y' } })]);
+    expect((await rows()).map((r) => [r.payload, r.status])).toEqual([
+      [{ conversationId: 'x' }, 'queued'],
+      [{ conversationId: 'y' }, 'running'],
     ]);
   });
 

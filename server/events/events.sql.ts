@@ -13,12 +13,14 @@ export const eventsRoutines = defineSqlRoutines({
     // Domain events: the subscribers' jobs (one per matching subscription, its payload the keys it
     // names from the event's payload; parley_insert_jobs), and the events themselves as JSON arrays
     // of at most 16 (a NOTIFY carries at most 8000 bytes; events carry ids only).
-    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent, gate, delayMs}]; withEvent:
+    // Subscriptions: [{event, where, unlessPerformedBy, job, maxAttempts, keys, withEvent, gate, delayMs, coalesce, collect}]; withEvent:
     // the payload also gets the event's name, performedBy and time (`event`, `performedBy`, `at`);
     // gate (null: none): the subscription counts only while parley_gate_open(gate) — each distinct
     // gate of the subscriptions these events match is evaluated once; delayMs (0: none): the job
     // runs that long after the event; coalesce (null: none): the payload key whose value is the
-    // job's coalesce key (parley_insert_jobs).
+    // job's coalesce key (parley_insert_jobs); collect (null: none): a function (jsonb → void,
+    // defined in a module's routines) that gets the payloads of the matching events instead of
+    // one job each — the job is then queued once, payload {}, coalesced on '*'.
     // Returns the jobs claimed for `p_local`.
     // Whether one of the functions named in p_fns (a JSON array of names, each a function of no
     // arguments returning boolean) returns true: a subscription's `gate`. One EXECUTE for all of
@@ -39,6 +41,9 @@ export const eventsRoutines = defineSqlRoutines({
     returns jsonb language plpgsql as $$
     declare
       v_jobs jsonb;
+      v_collected jsonb;
+      v_fn text;
+      v_payloads jsonb;
       v_chunk jsonb;
       v_gate jsonb;
       v_closed text[] := '{}';
@@ -59,19 +64,40 @@ export const eventsRoutines = defineSqlRoutines({
           v_closed := v_closed || (v_gate::text);
         end if;
       end loop;
-      select coalesce(jsonb_agg(jsonb_build_object(
-          'name', s->>'job',
-          'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb)
-            || case when (s->>'withEvent')::boolean then jsonb_build_object('event', e->'name', 'performedBy', e->'performedBy', 'at', e->'at') else '{}'::jsonb end,
-          'maxAttempts', (s->>'maxAttempts')::integer,
-          'delayMs', coalesce((s->>'delayMs')::bigint, 0),
-          'coalesceKey', case when jsonb_typeof(s->'coalesce') = 'string' then e->'payload'->>(s->>'coalesce') end) order by i), '[]'::jsonb)
-      into v_jobs
-      from jsonb_array_elements(p_events) with ordinality as ev(e, i)
-      join jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s on s->>'event' = e->>'name'
-      where (e->'payload') @> coalesce(s->'where', '{}'::jsonb)
-        and not coalesce((s->'unlessPerformedBy') ? (e->'performedBy'->>'kind'), false)
-        and not (jsonb_typeof(s->'gate') = 'array' and (s->'gate')::text = any(v_closed));
+      with matched as (
+        select s, i, jsonb_build_object(
+            'name', s->>'job',
+            'payload', coalesce((select jsonb_object_agg(k, e->'payload'->k) from jsonb_array_elements_text(s->'keys') as k), '{}'::jsonb)
+              || case when (s->>'withEvent')::boolean then jsonb_build_object('event', e->'name', 'performedBy', e->'performedBy', 'at', e->'at') else '{}'::jsonb end,
+            'maxAttempts', (s->>'maxAttempts')::integer,
+            'delayMs', coalesce((s->>'delayMs')::bigint, 0),
+            'coalesceKey', case when jsonb_typeof(s->'coalesce') = 'string' then e->'payload'->>(s->>'coalesce') end) as job,
+          coalesce(jsonb_typeof(s->'collect') = 'string', false) as collected
+        from jsonb_array_elements(p_events) with ordinality as ev(e, i)
+        join jsonb_array_elements(coalesce(p_subscriptions, '[]'::jsonb)) as s on s->>'event' = e->>'name'
+        where (e->'payload') @> coalesce(s->'where', '{}'::jsonb)
+          and not coalesce((s->'unlessPerformedBy') ? (e->'performedBy'->>'kind'), false)
+          and not (jsonb_typeof(s->'gate') = 'array' and (s->'gate')::text = any(v_closed))
+      )
+      select coalesce(jsonb_agg(job order by i) filter (where not collected), '[]'::jsonb),
+        jsonb_agg(jsonb_build_object('fn', s->>'collect', 'job', job) order by i) filter (where collected)
+      into v_jobs, v_collected
+      from matched;
+      -- Collected subscriptions: their function gets the payloads (one call per function and
+      -- publication), and their job is queued once with an empty payload, coalesced on '*' (one
+      -- queued job of that name at a time takes everything collected).
+      if v_collected is not null then
+        for v_fn, v_payloads in
+          select c->>'fn', jsonb_agg(c->'job'->'payload' order by n) from jsonb_array_elements(v_collected) with ordinality as t(c, n) group by c->>'fn'
+        loop
+          execute format('select %I($1)', v_fn) using v_payloads;
+        end loop;
+        v_jobs := v_jobs || (
+          select jsonb_agg(job) from (
+            select distinct on (c->'job'->>'name') (c->'job') || jsonb_build_object('payload', '{}'::jsonb, 'coalesceKey', '*') as job
+            from jsonb_array_elements(v_collected) with ordinality as t(c, n)
+            order by c->'job'->>'name', n) as one);
+      end if;
       for v_chunk in
         select jsonb_agg(e order by i) from jsonb_array_elements(p_events) with ordinality as ev(e, i)
         group by (i - 1) / 16 order by min(i)

@@ -24,8 +24,9 @@ export const jobsRoutines = defineSqlRoutines({
     // Jobs, in order: [{name, payload, maxAttempts, delayMs?, coalesceKey?}]; a job with a delay
     // runs at the first multiple of it (since the Unix epoch) at least that long after this
     // statement — so the delayed jobs of one such window fall due together, and one claim (one
-    // batch) takes them all — and is never claimed here; a job with a coalesce key is
-    // not inserted while a queued one has the same name and key (migration 0026), nor twice here. Up to the slots `p_local` holds per job name
+    // batch) takes them all — and is never claimed here; a job with a coalesce key is never
+    // claimed here either, and not inserted while a queued one has the same name and key
+    // (migration 0026), nor twice here. Up to the slots `p_local` holds per job name
     // ({workerId, slots: {name: {n, leaseMs, hint?}}}, JobQueue.reserve) are inserted already
     // claimed by that worker, which runs them once this transaction committed; those are returned,
     // each with its `hint` — what the job's hint function (a function of the payload, named by the
@@ -49,7 +50,7 @@ export const jobsRoutines = defineSqlRoutines({
         from jsonb_array_elements(p_jobs) with ordinality as t(j, i)
       ), placed as (
         select j, i, delay_ms,
-          delay_ms = 0 and rank <= coalesce((p_local->'slots'->(j->>'name')->>'n')::integer, 0) as claimed,
+          delay_ms = 0 and j->>'coalesceKey' is null and rank <= coalesce((p_local->'slots'->(j->>'name')->>'n')::integer, 0) as claimed,
           coalesce((p_local->'slots'->(j->>'name')->>'leaseMs')::bigint, 0) as lease_ms
         from wanted
       ), inserted as (

@@ -33,6 +33,7 @@ import * as onboarding from './0033-onboarding';
 import * as clientAutomation from './0034-client-automation';
 import * as adminSettings from './0036-admin-settings';
 import * as billing from './0037-billing';
+import * as serviceLevelMarks from './0038-service-level-marks';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0034-client-automation': clientAutomation,
   '0036-admin-settings': adminSettings,
   '0037-billing': billing,
+  '0038-service-level-marks': serviceLevelMarks,
 };

@@ -8,7 +8,7 @@
  */
 export { InsightsService, type InsightsPeriod, type InsightsServiceDeps, type RecordedEvent, BACKFILL_BATCH } from './insights.service';
 export type { DailyRollup, ServiceLevelMedians, ServiceLevelRow } from './insights.repository';
-export { backfillJob, serviceLevelJob } from './insights.jobs';
+export { backfillJob, recomputeJob, serviceLevelJob } from './insights.jobs';
 export { insightsRoutes } from './insights.routes';
 export { computeServiceLevel, type ServiceLevel, type ServiceLevelFacts } from './service-level';
 export { ReportsService, type ReportsServiceDeps } from './reports.service';

@@ -11,8 +11,9 @@ export const SERVICE_LEVEL_EVENTS = [
 ] as const;
 
 /**
- * One conversation's service levels recomputed from the stored facts, after one of its domain
- * events (the EventBus subscription's keys plus `withEvent`: name, who, when). A hand-off,
+ * One conversation's service levels recomputed from the stored facts, after a hand-off, reopening
+ * or resolution (the EventBus subscription's keys plus `withEvent`: name, who, when; a new
+ * conversation or message marks it for `recomputeJob` instead). A hand-off,
  * reopening or resolution is first recorded in `service_level_events`, keyed by this job's id, so
  * a job run twice records it once; the row is then a function of the stored facts alone, whatever
  * order the jobs run in. Inserted by `parley_publish` in the transaction of the change, never
@@ -23,7 +24,7 @@ export const serviceLevelJob = defineJob({
   name: 'insights.service-level',
   payload: z.object({
     conversationId: z.uuid(),
-    /** The event, with `performedBy` and `at` (`withEvent`): a hand-off, reopening or resolution to record. Absent: a recompute only (creation, a message; coalesced). */
+    /** The event, with `performedBy` and `at` (`withEvent`): a hand-off, reopening or resolution to record. Absent: a recompute only (jobs queued before 0038 after a creation or a message). */
     event: z.enum(SERVICE_LEVEL_EVENTS).optional(),
     /** Who performed the event (unused: every hand-off counts, whoever made it). */
     performedBy: z.unknown().optional(),
@@ -36,6 +37,23 @@ export const serviceLevelJob = defineJob({
   timeoutMs: 30_000,
   // One per message: a handler takes the others queued behind it, one transaction for a burst.
   batched: true,
+});
+
+/**
+ * The service levels of the conversations marked in `service_level_marks` recomputed: a new
+ * conversation or message marks its conversation (`parley_insights_mark`, in the transaction of
+ * the change) and queues this job, at most one queued at a time (the event bus's `collect`
+ * subscriptions). One run takes the marks in batches of up to 500 conversations, each batch one
+ * transaction that recomputes their rows and day rollups and clears the marks it read; a failed
+ * batch leaves its marks for the retry.
+ */
+export const recomputeJob = defineJob({
+  name: 'insights.recompute',
+  payload: z.object({}),
+  maxAttempts: 10,
+  backoffMs: 500,
+  maxBackoffMs: 60_000,
+  timeoutMs: 120_000,
 });
 
 /**

@@ -78,6 +78,12 @@ interface FactsRow {
   lastResolutionAt: Date | null;
 }
 
+/** A conversation marked for a recompute (`service_level_marks`), with its mark's version (a bigint, as text). */
+export interface ServiceLevelMark {
+  conversationId: string;
+  version: string;
+}
+
 export class InsightsRepository {
   constructor(private readonly db: Db) {}
 
@@ -100,6 +106,23 @@ export class InsightsRepository {
     await sql`select pg_advisory_xact_lock(k.key) from (
         select distinct hashtextextended('parley.insights.conversation:' || id::text, 0) as key
         from unnest(${[...conversationIds]}::uuid[]) as id order by key) k`.execute(trx);
+  }
+
+  /** Up to `limit` marked conversations after `after` (by id), each with the version of its mark. */
+  async marks(trx: Db, after: string | null, limit: number): Promise<ServiceLevelMark[]> {
+    const { rows } = await sql<{ conversationId: string; version: string | number }>`
+      select conversation_id, version from service_level_marks
+      ${after === null ? sql`` : sql`where conversation_id > ${after}::uuid`}
+      order by conversation_id limit ${limit}`.execute(trx);
+    return rows.map((row) => ({ conversationId: row.conversationId, version: String(row.version) }));
+  }
+
+  /** Clears these marks where they still have the version read (a mark moved on meanwhile stays). */
+  async clearMarks(trx: Db, marks: readonly ServiceLevelMark[]): Promise<void> {
+    if (marks.length === 0) return;
+    await sql`delete from service_level_marks m
+      using unnest(${marks.map((m) => m.conversationId)}::uuid[], ${marks.map((m) => m.version)}::bigint[]) as t(conversation_id, version)
+      where m.conversation_id = t.conversation_id and m.version = t.version`.execute(trx);
   }
 
   /** Holds each (client, day)'s advisory lock until `trx` ends (taken in key order, after the conversations'). */

@@ -30,8 +30,17 @@ import { CHANNEL_KIND_LABEL } from '../../../common/messaging/channel-label';
 import { type Clock, systemClock } from '../../lib/clock';
 import { type CsvValue, toCsv } from '../../lib/csv';
 import { AppError } from '../../lib/errors';
-import { backfillJob, serviceLevelJob } from './insights.jobs';
-import { type DailyRollup, InsightsRepository, type PeriodFilter, type PeriodSummary, type ServiceLevelMedians, type ServiceLevelRow, type TopicRow } from './insights.repository';
+import { backfillJob, recomputeJob, serviceLevelJob } from './insights.jobs';
+import {
+  type DailyRollup,
+  InsightsRepository,
+  type PeriodFilter,
+  type PeriodSummary,
+  type ServiceLevelMark,
+  type ServiceLevelMedians,
+  type ServiceLevelRow,
+  type TopicRow,
+} from './insights.repository';
 import { computeServiceLevel, dayChanges } from './service-level';
 import type { TextFeatures } from './topic-clusters';
 import { MISSING_MIN_QUESTIONS, UNMATCHED_QUESTION_CAP, type UnmatchedQuestion, UnmatchedTopicFinder } from './unmatched-topics';
@@ -111,9 +120,12 @@ export class InsightsService {
     const job = serviceLevelJob;
     const delayMs = this.deps.batchDelayMs ?? BATCH_DELAY_MS;
     if (options.upkeep ?? true) {
-      // Creation and messages only ask for a recompute: one queued job per conversation covers a burst.
-      events.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
-      events.subscribe({ event: 'message.created', job, keys: ['conversationId'], coalesce: 'conversationId', delayMs });
+      // Creation and messages only ask for a recompute: they mark the conversation, and one queued
+      // recompute job takes every mark (a mark is one small row; a job per message was three
+      // writes to `jobs` and its indexes).
+      const collect = 'parley_insights_mark';
+      events.subscribe({ event: 'conversation.created', job: recomputeJob, keys: ['conversationId'], collect, delayMs });
+      events.subscribe({ event: 'message.created', job: recomputeJob, keys: ['conversationId'], collect, delayMs });
       events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId'], withEvent: true, delayMs });
       events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId'], withEvent: true, delayMs });
       events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true, delayMs });
@@ -127,6 +139,9 @@ export class InsightsService {
         await this.#repository.completeJob(trx, ctx.completion);
       });
       ctx.completedInline();
+    });
+    queue.register(recomputeJob, async () => {
+      await this.recomputeMarked();
     });
     queue.register(backfillJob, async ({ after }, ctx) => {
       await this.backfill(after, ctx.completion);
@@ -145,6 +160,28 @@ export class InsightsService {
       if (kind && payload.at) recorded.push({ jobId: id, conversationId: payload.conversationId, kind, at: new Date(payload.at) });
     }
     await this.#refreshIn(trx, [...new Set(jobs.map((j) => j.payload.conversationId))], recorded);
+  }
+
+  /**
+   * One pass over the marked conversations (`recomputeJob`): in id order, BATCH_LIMIT at a time,
+   * each batch one transaction that recomputes their rows and day rollups and clears the marks it
+   * read (a mark moved on meanwhile stays, for the next pass). Resolves with how many it took.
+   */
+  async recomputeMarked(): Promise<number> {
+    let after: string | null = null;
+    let total = 0;
+    for (;;) {
+      const batch: ServiceLevelMark[] = await this.deps.db.transaction().execute(async (trx) => {
+        const marks = await this.#repository.marks(trx, after, BATCH_LIMIT);
+        await this.#refreshIn(trx, marks.map((m) => m.conversationId));
+        await this.#repository.clearMarks(trx, marks);
+        return marks;
+      });
+      total += batch.length;
+      const last = batch.at(-1);
+      if (batch.length < BATCH_LIMIT || !last) return total;
+      after = last.conversationId;
+    }
   }
 
   /**

@@ -17,7 +17,7 @@ import { ENGINES } from '../../../test/helpers/database';
 import { customerText, expectJson } from '../../../test/helpers/inbox';
 import { createTestChannel, createTestClient } from '../../../test/helpers/messaging';
 import type { Channel, ConversationStatus, HandledBy, SenderType } from '../../db/schema';
-import { BACKFILL_BATCH, type DailyRollup, type ServiceLevelRow, serviceLevelJob } from './index';
+import { BACKFILL_BATCH, type DailyRollup, recomputeJob, type ServiceLevelRow, serviceLevelJob } from './index';
 
 const HOUR = 3600;
 const STAFF = { clientId: null };
@@ -482,6 +482,99 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
     expect(rollup!.resolutionSecondsSum).toBeCloseTo(final.resolutionSeconds!, 6);
   });
 
+  it('a new conversation or message marks it; one queued recompute job takes every mark and clears it', async () => {
+    // Delayed as in production, so the marks and the job can be seen before it runs.
+    const delayed = await createTestApp(engine, { insightsBatchDelayMs: 60_000 });
+    try {
+      const client = await createTestClient(delayed);
+      const channel = await createTestChannel(delayed, { clientId: client.id, kind: 'webchat' });
+      const first = await delayed.services.messaging.recordInbound(channel, customerText('visitor-marks-1', 'Hello'));
+      await delayed.services.messaging.recordInbound(channel, customerText('visitor-marks-1', 'Anyone there?'));
+      const second = await delayed.services.messaging.recordInbound(channel, customerText('visitor-marks-2', 'Hi'));
+      const marks = () => delayed.database.db.selectFrom('serviceLevelMarks').select('conversationId').orderBy('conversationId').execute();
+      const jobs = () => delayed.database.db.selectFrom('jobs').select(['status', 'payload']).where('name', '=', recomputeJob.name).execute();
+      expect((await marks()).map((m) => m.conversationId)).toEqual([first.conversationId, second.conversationId].sort());
+      expect(await jobs()).toEqual([{ status: 'queued', payload: {} }]);
+      expect(await delayed.services.insights.findServiceLevel(STAFF, first.conversationId)).toBeUndefined();
+
+      await delayed.database.db.updateTable('jobs').set({ runAt: new Date() }).where('name', '=', recomputeJob.name).execute();
+      await delayed.queue.waitForIdle();
+      expect(await marks()).toEqual([]);
+      expect(await jobs()).toEqual([{ status: 'completed', payload: {} }]);
+      expect(await delayed.services.insights.findServiceLevel(STAFF, first.conversationId)).toMatchObject({ customerMessages: 2 });
+      expect(await delayed.services.insights.findServiceLevel(STAFF, second.conversationId)).toMatchObject({ customerMessages: 1 });
+    } finally {
+      await delayed.destroy();
+    }
+  });
+
+  it('the recompute takes more marks than one batch, in batches', async () => {
+    const client = await createTestClient(app);
+    const channel = await createTestChannel(app, { clientId: client.id, kind: 'api' });
+    // Marked conversations (as a failed run or an older instance might leave them), more than one batch.
+    const count = 520;
+    await sql`
+      with contacts_in as (
+        insert into contacts (client_id, channel_id, external_id)
+        select ${client.id}::uuid, ${channel.id}::uuid, 'marked-' || n from generate_series(1, ${count}::int) n
+        returning id
+      ), conversations_in as (
+        insert into conversations (client_id, channel_id, contact_id, created_at, updated_at)
+        select ${client.id}::uuid, ${channel.id}::uuid, id, '2026-02-11T12:00:00Z', '2026-02-11T12:00:00Z' from contacts_in
+        returning id
+      )
+      insert into service_level_marks (conversation_id) select id from conversations_in`.execute(db());
+    expect(await insights().recomputeMarked()).toBe(count);
+    const rows = await db().selectFrom('conversationServiceLevels').select((eb) => eb.fn.countAll<number>().as('n')).where('clientId', '=', client.id).executeTakeFirstOrThrow();
+    expect(Number(rows.n)).toBe(count);
+    const [day] = await insights().dailyRollups({ clientId: client.id }, { from: '2026-02-11', to: '2026-02-11' });
+    expect(day).toMatchObject({ conversations: count });
+    expect(await db().selectFrom('serviceLevelMarks').selectAll().execute()).toEqual([]);
+  });
+
+  // Two transactions at once: PostgreSQL only (PGlite has one connection, so they cannot overlap).
+  it.runIf(engine === 'postgres')('a message committed while a recompute runs leaves its conversation marked for the next one', async () => {
+    const client = await createTestClient(app);
+    const channel = await createTestChannel(app, { clientId: client.id, kind: 'api' });
+    const conversationId = await seed(channel, { createdAt: '2026-02-12T08:00:00Z' }, [{ at: '2026-02-12T08:00:00Z', sender: 'customer' }]);
+    await sql`insert into service_level_marks (conversation_id) values (${conversationId}::uuid)`.execute(db());
+    // A second message, its transaction held open after marking the conversation (as parley_publish does).
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let markedNow!: () => void;
+    const marked = new Promise<void>((resolve) => (markedNow = resolve));
+    const message = db()
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('messages')
+          .values({ conversationId, clientId: client.id, channelId: channel.id, direction: 'inbound', senderType: 'customer', content: 'again', status: 'received', createdAt: '2026-02-12T08:05:00Z' })
+          .execute();
+        await sql`select parley_insights_mark(${JSON.stringify([{ conversationId }])}::jsonb)`.execute(trx);
+        markedNow();
+        await held;
+      });
+    await marked;
+    // The recompute reads the mark and the facts without the uncommitted message, then waits for its mark's lock.
+    const recompute = insights().recomputeMarked();
+    for (let waited = 0; ; waited += 20) {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
+        where wait_event_type = 'Lock' and query like 'delete from service_level_marks%'`.execute(db());
+      if (rows[0]!.n > 0) break;
+      if (waited > 10_000) throw new Error('the recompute never waited for the mark');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    release();
+    await message;
+    expect(await recompute).toBe(1);
+    expect(await level(conversationId)).toMatchObject({ customerMessages: 1 });
+    expect(await db().selectFrom('serviceLevelMarks').select('conversationId').where('conversationId', '=', conversationId).execute()).toHaveLength(1);
+    // The next recompute counts the message and clears the mark.
+    expect(await insights().recomputeMarked()).toBe(1);
+    expect(await level(conversationId)).toMatchObject({ customerMessages: 2 });
+    expect(await db().selectFrom('serviceLevelMarks').selectAll().where('conversationId', '=', conversationId).execute()).toEqual([]);
+  });
+
   it('INSIGHTS_UPKEEP=off: the events queue no job (the bench measures the upkeep against it), queued jobs still run', async () => {
     const off = await createTestApp(engine, { env: { INSIGHTS_UPKEEP: 'off' } });
     try {
@@ -491,8 +584,9 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
       const first = await off.services.messaging.recordInbound(channel, customerText('visitor-upkeep-off', 'Hello, where is my order?'));
       await off.services.messaging.sendAgentReply(first.conversationId, first.messageId, { text: 'It ships today.', senderType: 'ai', senderId: null });
       await off.queue.waitForIdle();
-      const jobs = await off.database.db.selectFrom('jobs').select('id').where('name', '=', serviceLevelJob.name).execute();
+      const jobs = await off.database.db.selectFrom('jobs').select('id').where('name', 'in', [serviceLevelJob.name, recomputeJob.name]).execute();
       expect(jobs).toEqual([]);
+      expect(await off.database.db.selectFrom('serviceLevelMarks').selectAll().execute()).toEqual([]);
       expect(await off.services.insights.findServiceLevel(STAFF, first.conversationId)).toBeUndefined();
 
       // The handler is still there: a job queued by other means (a backfill, an older instance) runs.
