@@ -20,7 +20,7 @@ import { createMigrator, migrateToLatest } from '../server/db/migrate';
 import type { EventBus } from '../server/events/event-bus';
 import type { JobQueue } from '../server/jobs/queue';
 import { InsightsRepository, type PeriodFilter } from '../server/modules/insights/insights.repository';
-import { InsightsService } from '../server/modules/insights/insights.service';
+import { InsightsService, OVERVIEW_MEDIANS } from '../server/modules/insights/insights.service';
 import { SQL_ROUTINES } from '../server/routines';
 import type { BenchContext, BenchGroup } from './lib/context';
 import { describe as describeLoad, type LoadResult } from './lib/load';
@@ -411,9 +411,9 @@ async function queryTimes(db: Db): Promise<string> {
   const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 5, 1)).toISOString().slice(0, 10);
   const reads: [string, () => Promise<unknown>][] = [
     ['periodSummary', () => repository.periodSummary(current)],
-    ['periodSummary (previous period)', () => repository.periodSummary(previous)],
-    ['agentPerformance', () => repository.agentPerformance(current)],
-    ['byClient', () => repository.byClient(current)],
+    ['periodSummary (previous period)', () => repository.periodSummary(previous, OVERVIEW_MEDIANS.previous)],
+    ['agentPerformance', () => repository.agentPerformance(current, OVERVIEW_MEDIANS.agents)],
+    ['byClient', () => repository.byClient(current, OVERVIEW_MEDIANS.clients)],
     ['byChannel', () => repository.byChannel(current)],
     ['clientsByStatus', () => repository.clientsByStatus(null)],
     ['months', () => repository.months(firstMonth, now.toISOString().slice(0, 10), null)],

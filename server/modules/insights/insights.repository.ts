@@ -454,9 +454,9 @@ export class InsightsRepository {
   }
 
   /** Reads: totals and medians of the conversations started in the period. */
-  async periodSummary(period: PeriodFilter): Promise<PeriodSummary> {
+  async periodSummary(period: PeriodFilter, medians: readonly Median[] = ALL_MEDIANS): Promise<PeriodSummary> {
     const { rows } = await sql<Record<string, unknown>>`
-      select ${summaryColumns()}
+      select ${summaryColumns(medians)}
       from conversation_service_levels s
       where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}`.execute(this.db);
     return summaryOf(rows[0] ?? {});
@@ -467,9 +467,9 @@ export class InsightsRepository {
    * client (or the one filtered), those without a conversation in the period too, most
    * conversations first.
    */
-  async byClient(period: PeriodFilter): Promise<(PeriodSummary & { clientId: string; name: string; status: string })[]> {
+  async byClient(period: PeriodFilter, medians: readonly Median[] = ALL_MEDIANS): Promise<(PeriodSummary & { clientId: string; name: string; status: string })[]> {
     const { rows } = await this.#serial((db) => sql<Record<string, unknown>>`
-      select c.id as client_id, c.company_name as name, c.status, ${summaryColumns()}
+      select c.id as client_id, c.company_name as name, c.status, ${summaryColumns(medians)}
       from clients c
       left join conversation_service_levels s on s.client_id = c.id and s.created_at >= ${period.from} and s.created_at < ${period.until}
       ${period.clientId === null ? sql`` : sql`where c.id = ${period.clientId}::uuid`}
@@ -482,16 +482,16 @@ export class InsightsRepository {
    * Reads: each client's AI agent over the period — the conversations it answered first — and each
    * person over the conversations counted for them (`agent_id`); most conversations first.
    */
-  async agentPerformance(period: PeriodFilter): Promise<AgentRow[]> {
+  async agentPerformance(period: PeriodFilter, medians: readonly Median[] = ALL_MEDIANS): Promise<AgentRow[]> {
     const { rows } = await this.#serial((db) => sql<Record<string, unknown>>`
-      select 'ai' as kind, s.client_id::text as id, coalesce(a.name, 'AI agent') as name, c.company_name as client_name, ${summaryColumns()}
+      select 'ai' as kind, s.client_id::text as id, coalesce(a.name, 'AI agent') as name, c.company_name as client_name, ${summaryColumns(medians)}
       from conversation_service_levels s
       join clients c on c.id = s.client_id
       left join agents a on a.client_id = s.client_id
       where s.first_responder = 'ai' and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
       group by s.client_id, a.name, c.company_name
       union all
-      select 'person' as kind, s.agent_id::text as id, u.full_name as name, null as client_name, ${summaryColumns()}
+      select 'person' as kind, s.agent_id::text as id, u.full_name as name, null as client_name, ${summaryColumns(medians)}
       from conversation_service_levels s
       join users u on u.id = s.agent_id
       where s.agent_id is not null and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
@@ -711,7 +711,24 @@ export interface AgentRow extends PeriodSummary {
 }
 
 /** The aggregate columns of `PeriodSummary` over rows aliased `s` (a left join's missing rows count nothing). */
-function summaryColumns() {
+/** The medians a read can compute; each is a sort of the group's rows, so a read asks only for those it shows. */
+export type Median = 'firstResponse' | 'firstResponseBusiness' | 'resolution' | 'resolutionBusiness';
+export const ALL_MEDIANS: readonly Median[] = ['firstResponse', 'firstResponseBusiness', 'resolution', 'resolutionBusiness'];
+const MEDIAN_COLUMNS: Record<Median, { column: string; alias: string }> = {
+  firstResponse: { column: 'first_response_seconds', alias: 'first_response_seconds' },
+  firstResponseBusiness: { column: 'first_response_business_seconds', alias: 'first_response_business_seconds' },
+  resolution: { column: 'resolution_seconds', alias: 'resolution_seconds' },
+  resolutionBusiness: { column: 'resolution_business_seconds', alias: 'resolution_business_seconds' },
+};
+
+/** The summary's aggregates over `s` (conversation_service_levels); the medians not asked for are null. */
+function summaryColumns(medians: readonly Median[] = ALL_MEDIANS) {
+  const mediansSql = ALL_MEDIANS.map((median) => {
+    const { column, alias } = MEDIAN_COLUMNS[median];
+    return medians.includes(median)
+      ? sql.raw(`percentile_cont(0.5) within group (order by s.${column}) as ${alias}`)
+      : sql.raw(`null::float8 as ${alias}`);
+  });
   return sql`count(s.conversation_id) as conversations,
     coalesce(sum(s.customer_messages + s.ai_replies + s.person_replies), 0) as messages,
     count(s.first_response_at) as answered,
@@ -722,10 +739,7 @@ function summaryColumns() {
     coalesce(sum(s.ratings), 0) as ratings,
     coalesce(sum(s.rating_sum), 0) as rating_sum,
     coalesce(sum(s.satisfied), 0) as satisfied,
-    percentile_cont(0.5) within group (order by s.first_response_seconds) as first_response_seconds,
-    percentile_cont(0.5) within group (order by s.first_response_business_seconds) as first_response_business_seconds,
-    percentile_cont(0.5) within group (order by s.resolution_seconds) as resolution_seconds,
-    percentile_cont(0.5) within group (order by s.resolution_business_seconds) as resolution_business_seconds`;
+    ${sql.join(mediansSql)}`;
 }
 
 function summaryOf(row: Record<string, unknown>): PeriodSummary {

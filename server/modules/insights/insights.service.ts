@@ -34,6 +34,7 @@ import { backfillJob, recomputeJob, serviceLevelJob } from './insights.jobs';
 import {
   type DailyRollup,
   InsightsRepository,
+  type Median,
   type PeriodFilter,
   type PeriodSummary,
   type ServiceLevelMark,
@@ -67,6 +68,15 @@ export interface InsightsServiceDeps {
 export const BATCH_DELAY_MS = 1_000;
 /** Most `insights.service-level` jobs one handler takes with its own (one transaction). */
 export const BATCH_LIMIT = 500;
+/**
+ * The medians the insights page shows of each read besides the period's own (all four): each is a
+ * sort of the read's rows per group, so the others are not computed.
+ */
+export const OVERVIEW_MEDIANS = {
+  previous: ['firstResponse'],
+  agents: ['firstResponse'],
+  clients: ['firstResponse', 'resolution'],
+} as const satisfies Record<string, readonly Median[]>;
 /** Conversations per backfill job (one transaction each). */
 export const BACKFILL_BATCH = 500;
 const BACKFILL_KEY = 'backfill';
@@ -264,9 +274,9 @@ export class InsightsService {
     const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (TREND_MONTHS - 1), 1));
     const [summary, before, agents, clients, byChannel, byStatus, months] = await Promise.all([
       this.#repository.periodSummary(current),
-      this.#repository.periodSummary(previous),
-      this.#repository.agentPerformance(current),
-      this.#repository.byClient(current),
+      this.#repository.periodSummary(previous, OVERVIEW_MEDIANS.previous),
+      this.#repository.agentPerformance(current, OVERVIEW_MEDIANS.agents),
+      this.#repository.byClient(current, OVERVIEW_MEDIANS.clients),
       this.#repository.byChannel(current),
       this.#repository.clientsByStatus(clientId),
       this.#repository.months(dayOf(firstMonth), dayOf(now), clientId),
@@ -416,7 +426,7 @@ export class InsightsService {
     const period: PeriodFilter = { from, until, clientId };
     const previousFrom = new Date(from.getTime() - (until.getTime() - from.getTime()));
     const [totals, meanFirstResponse, topics, unmatched, activity] = await Promise.all([
-      this.#repository.periodSummary(period),
+      this.#repository.periodSummary(period, []),
       this.#repository.meanFirstResponse(period),
       this.#repository.topics(period, previousFrom, TOPIC_MATCH_FLOOR),
       this.#repository.unmatchedQuestions(period, previousFrom, TOPIC_MATCH_FLOOR, UNMATCHED_QUESTION_CAP),
