@@ -433,7 +433,7 @@ async function queryTimes(db: Db): Promise<string> {
 
 /**
  * What keeping the rows current costs per reply: a new message in a conversation, then the
- * recompute the `insights.service-level` job makes of it (`InsightsService.refresh`: the
+ * recompute the `insights.recompute` job makes of it (`InsightsService.refresh`: the
  * conversation's lock, its facts, the upserted row and its day's rollup, one transaction), in the
  * bench process; singly and as a batch (a burst the job takes in one transaction).
  */
@@ -598,8 +598,10 @@ interface UpkeepRound {
   /** CPU per delivery (ms): the server process, and its PostgreSQL backends (0 on PGlite, inside the server). */
   serverMs: number;
   postgresMs: number;
-  /** `insights.service-level` jobs completed between the load's start and the check (after the server stopped). */
+  /** `insights.recompute` and `insights.service-level` jobs completed between the load's start and the check (after the server stopped). */
   serviceLevelJobs: number;
+  /** Conversations still marked for a recompute at the end (must be 0). */
+  marksLeft: number;
   /** Deliveries answered 200, and stored but still unprocessed at the end (must be 0). */
   accepted: number;
   unprocessed: number;
@@ -653,7 +655,8 @@ async function upkeepCost(tree: BuiltTree, engine: EngineName, storage: Storage)
     const database = await storage.open();
     try {
       const jobs = await sql<{ n: string | number }>`select count(*) as n from jobs
-        where name = 'insights.service-level' and completed_at >= ${startedAt}`.execute(database.db);
+        where name in ('insights.recompute', 'insights.service-level') and completed_at >= ${startedAt}`.execute(database.db);
+      const marks = await sql<{ n: string | number }>`select count(*) as n from service_level_marks`.execute(database.db);
       const left = await sql<{ n: string | number }>`select count(*) as n from inbound_events where processed_at is null`.execute(database.db);
       const accepted = samples.filter((s) => s.status === 200).length;
       rounds.push({
@@ -661,6 +664,7 @@ async function upkeepCost(tree: BuiltTree, engine: EngineName, storage: Storage)
         serverMs: cpu.serverMs / UPKEEP_COUNT,
         postgresMs: cpu.postgresMs / UPKEEP_COUNT,
         serviceLevelJobs: Number(jobs.rows[0]?.n ?? 0),
+        marksLeft: Number(marks.rows[0]?.n ?? 0),
         accepted,
         unprocessed: Number(left.rows[0]?.n ?? 0),
       });
@@ -791,7 +795,10 @@ async function measureCase(
       const c = compareTimings(on.map(total), off.map(total));
       const list = (rounds: UpkeepRound[]) => rounds.map((r) => ms(total(r))).join(', ');
       const capacity = (perDelivery: number) => num(2_000 / Math.max(0.001, perDelivery));
-      const broken = upkeep.some((r) => r.accepted !== UPKEEP_COUNT || r.unprocessed > 0) || on.some((r) => r.serviceLevelJobs === 0) || off.some((r) => r.serviceLevelJobs > 0);
+      const broken =
+        upkeep.some((r) => r.accepted !== UPKEEP_COUNT || r.unprocessed > 0 || r.marksLeft > 0) ||
+        on.some((r) => r.serviceLevelJobs === 0) ||
+        off.some((r) => r.serviceLevelJobs > 0);
       report.row({
         figure: `Keeping the service levels and rollups current while deliveries arrive: CPU per processed WhatsApp delivery with the upkeep on vs off (INSIGHTS_UPKEEP), ${engine}, ${history}, ${UPKEEP_RATE}/s × ${num(UPKEEP_COUNT)}, ${UPKEEP_PAIRS} pairs`,
         measured:
@@ -802,8 +809,8 @@ async function measureCase(
         verdict: broken ? 'ERROR' : undefined,
       });
       report.note(
-        `${engine}, the upkeep's cost per delivery: ${upkeep.map((r) => `${r.upkeep ? 'on' : 'off'} ${ms(r.serverMs)} server${engine === 'PostgreSQL' ? ` + ${ms(r.postgresMs)} PostgreSQL` : ''}, ${num(r.serviceLevelJobs)} service-level jobs`).join('; ')}` +
-          (broken ? ` — ERROR: a load lost or left deliveries unprocessed, or the switch did not hold (${upkeep.map((r) => `${r.accepted} accepted, ${r.unprocessed} unprocessed`).join('; ')})` : '') +
+        `${engine}, the upkeep's cost per delivery: ${upkeep.map((r) => `${r.upkeep ? 'on' : 'off'} ${ms(r.serverMs)} server${engine === 'PostgreSQL' ? ` + ${ms(r.postgresMs)} PostgreSQL` : ''}, ${count(r.serviceLevelJobs)} recompute jobs`).join('; ')}` +
+          (broken ? ` — ERROR: a load lost or left deliveries unprocessed or conversations marked, or the switch did not hold (${upkeep.map((r) => `${r.accepted} accepted, ${r.unprocessed} unprocessed, ${r.marksLeft} marked`).join('; ')})` : '') +
           '.',
       );
     }
@@ -814,7 +821,7 @@ async function measureCase(
       report.note(`${engine}, ${history}: each read of the page alone, in the bench process (median of 3): ${await queryTimes(database.db)}.`);
       if (spread === 'year') {
         report.row({
-          figure: `Keeping the service levels current, ${engine}, ${history}: the \`insights.service-level\` recompute per reply`,
+          figure: `Keeping the service levels current, ${engine}, ${history}: the \`insights.recompute\` recompute per reply`,
           measured: await rollupCost(database),
         });
       }
@@ -840,9 +847,9 @@ export const insights: BenchGroup = {
     `Then migration 0027 and the SQL routines run, so 0027 queues the \`insights.backfill\` job as on an upgrade, and the real server (\`node scripts/start.mjs\` in the built copy, DEMO_WIDGET=false) runs it to the end; the backfill time is from the server's start to the last batch's completion. On PostgreSQL (its own database, ${DATABASE}, dropped afterwards) the tables are analyzed after the seeding and after the backfill, as autovacuum would within a minute; PGlite has no autovacuum and gets no statistics, as in production.`,
     `Load: the server restarted on that database (LOG_LEVEL=warn), left to settle, the administrator signed in; \`GET ${PAGE_PATH}\` with the session cookie from ${CONNECTIONS} keep-alive connections in a closed loop (each sends its next request when its answer has been read) for ${DURATION_S} s after a ${WARMUP_S} s warm-up and ${SEQUENTIAL} pages one at a time (a note). Latency = request to the last byte of the answer; p50 / p95 / p99 over the 200 answers; req/s = 200 answers per second. The first answer's period count is checked against the history.`,
     `Baseline: \`GET ${BARE_PATH}\` on the same server with the same session (the session lookup and one user read, none of the insights reads), and the bare Fastify hello-world route (bench/fixtures/hello-fastify.mjs, its own process, 10 s), with the same load generator, in the same run. The load generator shares the two cores with the server (and PostgreSQL): compare within one run.`,
-    `Afterwards, with the server stopped, in the bench process: each of the page's seven reads (InsightsRepository) timed alone, median of 3 (a note), and the cost per reply of keeping the rows current: an AI reply inserted in a conversation, then \`InsightsService.refresh\` of it (what the \`insights.service-level\` job does after a message: lock, facts, row, day rollup; the job's queueing is not included), ${ROLLUP_SAMPLES} conversations one by one and ${ROLLUP_BATCH} in one transaction.`,
+    `Afterwards, with the server stopped, in the bench process: each of the page's seven reads (InsightsRepository) timed alone, median of 3 (a note), and the cost per reply of keeping the rows current: an AI reply inserted in a conversation, then \`InsightsService.refresh\` of it (what the \`insights.recompute\` job does for a marked conversation: lock, facts, row, day rollup; the mark and the job's queueing are not included), ${ROLLUP_SAMPLES} conversations one by one and ${ROLLUP_BATCH} in one transaction.`,
     `The rollups' cost on accepting: on the 12-month history, signed WhatsApp deliveries (as in the webhook group: 50 connections, prebuilt requests, 2 s warm-up, 10 s timed) to a channel connected on that server (on a start of its own, before the loads), in eight loads, each right after a restart and started the same way (no waiting for the server to settle): four busy, with every service-level row and day rollup deleted and an \`insights.backfill\` job queued as migration 0027 queues it, so the instance has the whole history's rows and rollups to compute again while the deliveries arrive, and four without; the order busy/without is ${ACCEPT_ORDER.map((b) => (b ? 'B' : 'W')).join('')}, so drift over the loads cancels. After each load its unprocessed deliveries and their jobs (and the rest of a backfill) are deleted from the scratch database, so no load carries another's backlog; after the last, a backfill run to its end restores the rows. The row gives the busy loads' accepted rate against the others' (pooled) and how many backfill batches finished during each busy load (an instance under a burst of deliveries starts no new job for a while, by design: see the webhook group).`,
-    `What the upkeep costs the processing (information; the goal above is on the accept rate): on the same 12-month history, ${UPKEEP_PAIRS} pairs of loads, one with the upkeep on and one with it off (INSIGHTS_UPKEEP=off: the events queue no \`insights.service-level\` job), the order alternating (on off, off on, …), each right after a restart: signed WhatsApp deliveries from 500 customers (no AI agent on their client, so the processing is at its cheapest and the upkeep's share at its largest) sent open-loop at ${UPKEEP_RATE} per second, ${num(UPKEEP_COUNT)} of them, then the server left until settled (every delivery processed and, with the upkeep on, every row and day rollup recomputed; both checked in the database afterwards). CPU of the server process and of its PostgreSQL backends from the first send to the settled end, per delivery; the medians of the two modes compared as in the sign-in group (bootstrap interval, Mann–Whitney), and what 2 cores could process at each cost (2,000 ms / CPU per delivery).`,
+    `What the upkeep costs the processing (information; the goal above is on the accept rate): on the same 12-month history, ${UPKEEP_PAIRS} pairs of loads, one with the upkeep on and one with it off (INSIGHTS_UPKEEP=off: the events mark no conversation and queue no \`insights.recompute\` or \`insights.service-level\` job), the order alternating (on off, off on, …), each right after a restart: signed WhatsApp deliveries from 500 customers (no AI agent on their client, so the processing is at its cheapest and the upkeep's share at its largest) sent open-loop at ${UPKEEP_RATE} per second, ${num(UPKEEP_COUNT)} of them, then the server left until settled (every delivery processed and, with the upkeep on, every row and day rollup recomputed: no conversation left marked; both checked in the database afterwards). CPU of the server process and of its PostgreSQL backends from the first send to the settled end, per delivery; the medians of the two modes compared as in the sign-in group (bootstrap interval, Mann–Whitney), and what 2 cores could process at each cost (2,000 ms / CPU per delivery).`,
     `Goals (issue 16 §7): PostgreSQL over 1,000,000 messages p95 ≤ 300 ms per page; PGlite over 100,000 messages p95 ≤ 1 s; checked on the 12-month history. Accepting while the rollups are recomputed: within noise of idle, taken as ≥ 90 %.`,
   ],
   analysis: [
