@@ -103,7 +103,7 @@ export interface Config {
   /** Whether the embedded engine may use the packaged pre-trained word vectors (cached under dataDir/embeddings). */
   wordVectors: boolean;
   /**
-   * Whether the domain events queue `insights.service-level` jobs (INSIGHTS_UPKEEP). Off, the
+   * Whether the domain events mark conversations and queue `insights.recompute` and `insights.service-level` jobs (INSIGHTS_UPKEEP). Off, the
    * Insights, AI Summary and dashboard figures stop following new activity: only for measuring
    * what keeping them costs (the insights bench).
    */

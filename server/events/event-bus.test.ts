@@ -2,8 +2,9 @@
  * EventBus subscriptions' `delayMs` and `coalesce` (parley_publish → parley_insert_jobs, migration
  * 0026) on both engines: a delayed job waits and is never claimed where it is inserted; coalesced
  * jobs are one queued job per key — within one publication and across transactions — while a
- * running job does not hold the key; collected subscriptions hand their payloads to a function
- * and queue one job for all of them.
+ * running job does not hold the key; a transaction that coalesced into a queued job holds it until
+ * it ends (PostgreSQL); collected subscriptions hand their payloads to a function and queue one
+ * job per window for all of them.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
@@ -116,8 +117,10 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
     const job = defineJob({ name: `test.${randomUUID().slice(0, 8)}`, payload: z.object({}) });
     const queue = new JobQueue(database, { logger });
     const bus = new EventBus(database, logger, { jobChannel: queue.channel });
-    bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: fn, delayMs: 1000 });
-    bus.subscribe({ event: 'message.created', job, keys: ['conversationId'], collect: fn, delayMs: 1000 });
+    // Windows of an hour: the two publications below fall in one (unless an hour ends between them; see below).
+    const delayMs = 3_600_000;
+    bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: fn, delayMs });
+    bus.subscribe({ event: 'message.created', job, keys: ['conversationId'], collect: fn, delayMs });
     const created = (conversationId: string) =>
       ({ name: 'conversation.created', payload: { conversationId, clientId: randomUUID() }, performedBy: { kind: 'system' } }) as const;
     const message = (conversationId: string) =>
@@ -128,22 +131,60 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
       }) as const;
     const publish = (...events: Parameters<typeof bus.publishMany>[1]) =>
       database.db.transaction().execute(async (trx) => bus.publishMany(trx, events));
-    const jobs = () => database.db.selectFrom('jobs').select(['id', 'status', 'payload', 'coalesceKey']).where('name', '=', job.name).orderBy('id').execute();
+    const jobs = () =>
+      database.db
+        .selectFrom('jobs')
+        .select(['id', 'status', 'payload', 'coalesceKey', sql<string>`(extract(epoch from run_at) * 1000)::bigint::text`.as('runAtMs')])
+        .where('name', '=', job.name)
+        .orderBy('id')
+        .execute();
     const collected = async () => (await sql<{ payloads: unknown }>`select payloads from ${sql.table(table)} order by n`.execute(database.db)).rows.map((r) => r.payloads);
 
     await publish(created('a'), message('a'), message('b'));
+    // One call per publication, with the keys only; one queued job, coalesced on its window (its due time).
+    expect(await collected()).toEqual([[{ conversationId: 'a' }, { conversationId: 'a' }, { conversationId: 'b' }]]);
+    const [first] = await jobs();
+    expect(await jobs()).toEqual([expect.objectContaining({ payload: {}, status: 'queued', coalesceKey: `*:${first!.runAtMs}` })]);
+    expect(BigInt(first!.runAtMs) % BigInt(delayMs)).toBe(0n);
     await publish(message('c'));
-    // One call per publication, with the keys only; one queued job for both publications.
-    expect(await collected()).toEqual([[{ conversationId: 'a' }, { conversationId: 'a' }, { conversationId: 'b' }], [{ conversationId: 'c' }]]);
-    expect((await jobs()).map((j) => [j.payload, j.coalesceKey, j.status])).toEqual([[{}, '*', 'queued']]);
-    // Once it runs, what is collected meanwhile queues the next one.
+    expect(await collected()).toHaveLength(2);
+    // The same window's publication adds no job (one more only if an hour ended in between).
+    const windows = new Set((await jobs()).map((j) => j.coalesceKey));
+    expect(await jobs()).toHaveLength(windows.size);
+    // Once it runs, what is collected meanwhile queues the next one, for the same window.
     await database.db.updateTable('jobs').set({ status: 'running' }).where('name', '=', job.name).execute();
     await publish(message('d'));
-    expect((await jobs()).map((j) => j.status)).toEqual(['running', 'queued']);
+    expect((await jobs()).filter((j) => j.status === 'queued')).toHaveLength(1);
     expect(await collected()).toHaveLength(3);
     // A publication that matches no collected subscription calls nothing.
     await publish({ name: 'conversation.resolved', payload: { conversationId: 'a', clientId: randomUUID() }, performedBy: { kind: 'system' } });
     expect(await collected()).toHaveLength(3);
+  });
+
+  // Two transactions at once: PostgreSQL only (PGlite has one connection).
+  it.runIf(engine === 'postgres')('a transaction that coalesced into a queued job holds it: no worker claims it before that transaction ends', async () => {
+    const job = defineJob({ name: `test.${randomUUID().slice(0, 8)}`, payload: z.object({ conversationId: z.string() }) });
+    const queue = new JobQueue(database, { logger });
+    const insert = (db: typeof database.db) =>
+      sql`select parley_insert_jobs(${JSON.stringify([{ name: job.name, payload: { conversationId: 'a' }, maxAttempts: 1, coalesceKey: 'a' }])}::jsonb, null, 'parley_test_jobs')`.execute(db);
+    // Queued and due (no delay), committed.
+    await insert(database.db);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let coalescedNow!: () => void;
+    const coalesced = new Promise<void>((resolve) => (coalescedNow = resolve));
+    const open = database.db.transaction().execute(async (trx) => {
+      await insert(trx);
+      coalescedNow();
+      await held;
+    });
+    await coalesced;
+    // The open transaction coalesced into the queued job (no second one) and holds it.
+    expect(await database.db.selectFrom('jobs').select('status').where('name', '=', job.name).execute()).toEqual([{ status: 'queued' }]);
+    expect(await queue.takeQueued(job, 10)).toEqual([]);
+    release();
+    await open;
+    expect(await queue.takeQueued(job, 10)).toEqual([expect.objectContaining({ payload: { conversationId: 'a' } })]);
   });
 
   it('refuses a collect that is not a function name, or with withEvent', () => {

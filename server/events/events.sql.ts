@@ -20,7 +20,7 @@ export const eventsRoutines = defineSqlRoutines({
     // runs that long after the event; coalesce (null: none): the payload key whose value is the
     // job's coalesce key (parley_insert_jobs); collect (null: none): a function (jsonb → void,
     // defined in a module's routines) that gets the payloads of the matching events instead of
-    // one job each — the job is then queued once, payload {}, coalesced on '*'.
+    // one job each — the job is then queued once per window of its delay, payload {}, coalesced on '*:<due time>'.
     // Returns the jobs claimed for `p_local`.
     // Whether one of the functions named in p_fns (a JSON array of names, each a function of no
     // arguments returning boolean) returns true: a subscription's `gate`. One EXECUTE for all of
@@ -84,8 +84,11 @@ export const eventsRoutines = defineSqlRoutines({
       into v_jobs, v_collected
       from matched;
       -- Collected subscriptions: their function gets the payloads (one call per function and
-      -- publication), and their job is queued once with an empty payload, coalesced on '*' (one
-      -- queued job of that name at a time takes everything collected).
+      -- publication), and their job is queued once with an empty payload, coalesced on '*:' and
+      -- the time it falls due (parley_job_due; '*' without a delay): one queued job per window
+      -- takes everything collected. Per window, so that the transactions holding it until they
+      -- commit (parley_insert_jobs) are only that window's, and it is claimed after them.
+      -- The function is a module's: these statements only call it by name (gates are the same).
       if v_collected is not null then
         for v_fn, v_payloads in
           select c->>'fn', jsonb_agg(c->'job'->'payload' order by n) from jsonb_array_elements(v_collected) with ordinality as t(c, n) group by c->>'fn'
@@ -94,7 +97,9 @@ export const eventsRoutines = defineSqlRoutines({
         end loop;
         v_jobs := v_jobs || (
           select jsonb_agg(job) from (
-            select distinct on (c->'job'->>'name') (c->'job') || jsonb_build_object('payload', '{}'::jsonb, 'coalesceKey', '*') as job
+            select distinct on (c->'job'->>'name') (c->'job') || jsonb_build_object('payload', '{}'::jsonb, 'coalesceKey',
+                '*' || case when (c->'job'->>'delayMs')::bigint > 0
+                  then ':' || (extract(epoch from parley_job_due((c->'job'->>'delayMs')::bigint)) * 1000)::bigint::text else '' end) as job
             from jsonb_array_elements(v_collected) with ordinality as t(c, n)
             order by c->'job'->>'name', n) as one);
       end if;

@@ -21,12 +21,18 @@ export const jobsRoutines = defineSqlRoutines({
       end if;
     end $$`,
 
+    // When a job delayed by p_delay_ms (> 0) and inserted by this statement falls due: the first
+    // multiple of the delay since the Unix epoch at least that long after the statement's start.
+    `create or replace function parley_job_due(p_delay_ms bigint) returns timestamptz language sql stable as $$
+      select to_timestamp(ceil((extract(epoch from statement_timestamp()) * 1000 + p_delay_ms) / p_delay_ms) * p_delay_ms / 1000.0)
+    $$`,
+
     // Jobs, in order: [{name, payload, maxAttempts, delayMs?, coalesceKey?}]; a job with a delay
     // runs at the first multiple of it (since the Unix epoch) at least that long after this
     // statement — so the delayed jobs of one such window fall due together, and one claim (one
     // batch) takes them all — and is never claimed here; a job with a coalesce key is never
     // claimed here either, and not inserted while a queued one has the same name and key
-    // (migration 0026), nor twice here. Up to the slots `p_local` holds per job name
+    // (migration 0026), nor twice here: this transaction then holds the queued one (below). Up to the slots `p_local` holds per job name
     // ({workerId, slots: {name: {n, leaseMs, hint?}}}, JobQueue.reserve) are inserted already
     // claimed by that worker, which runs them once this transaction committed; those are returned,
     // each with its `hint` — what the job's hint function (a function of the payload, named by the
@@ -56,9 +62,7 @@ export const jobsRoutines = defineSqlRoutines({
       ), inserted as (
         insert into jobs (name, payload, max_attempts, run_at, status, attempts, locked_by, locked_until, coalesce_key)
         select j->>'name', j->'payload', (j->>'maxAttempts')::integer,
-          case when delay_ms > 0
-            then to_timestamp(ceil((extract(epoch from statement_timestamp()) * 1000 + delay_ms) / delay_ms) * delay_ms / 1000.0)
-            else statement_timestamp() end,
+          case when delay_ms > 0 then parley_job_due(delay_ms) else statement_timestamp() end,
           case when claimed then 'running' else 'queued' end,
           case when claimed then 1 else 0 end,
           case when claimed then p_local->>'workerId' end,
@@ -75,6 +79,33 @@ export const jobsRoutines = defineSqlRoutines({
         count(*) filter (where status = 'queued' and run_at <= statement_timestamp())
       into v_claimed, v_queued
       from inserted;
+      -- A coalesced job that found one queued holds it (FOR KEY SHARE, which many transactions
+      -- hold at once) until this transaction ends, so that no worker claims it (claims are
+      -- 'for update skip locked') before what this transaction did for it is committed; if a
+      -- worker claimed it between the two statements, another is queued. (The one inserted here
+      -- is invisible to workers until this commits.)
+      for v_row in
+        select distinct on (j->>'name', j->>'coalesceKey') j
+        from jsonb_array_elements(p_jobs) as t(j) where j->>'coalesceKey' is not null
+      loop
+        loop
+          perform 1 from jobs
+          where name = v_row->>'name' and coalesce_key = v_row->>'coalesceKey' and status = 'queued'
+          for key share;
+          exit when found;
+          insert into jobs (name, payload, max_attempts, run_at, coalesce_key)
+          values (v_row->>'name', v_row->'payload', (v_row->>'maxAttempts')::integer,
+            case when coalesce((v_row->>'delayMs')::bigint, 0) > 0 then parley_job_due((v_row->>'delayMs')::bigint) else statement_timestamp() end,
+            v_row->>'coalesceKey')
+          on conflict (name, coalesce_key) where coalesce_key is not null and status = 'queued' do nothing;
+          if found then
+            if coalesce((v_row->>'delayMs')::bigint, 0) = 0 then
+              v_queued := v_queued + 1;
+            end if;
+            exit;
+          end if;
+        end loop;
+      end loop;
       if v_queued > 0 then
         perform pg_notify(p_job_channel, '{}');
       end if;

@@ -122,7 +122,7 @@ export class InsightsService {
 
   /**
    * The subscriptions that keep the rows current, and the jobs' handlers. With `upkeep: false`
-   * (INSIGHTS_UPKEEP=off, for measuring what the upkeep costs) no event queues a job; jobs
+   * (INSIGHTS_UPKEEP=off, for measuring what the upkeep costs) no event marks or queues anything; jobs
    * already queued, and a backfill, still run.
    */
   register(options: { upkeep?: boolean } = {}): void {
