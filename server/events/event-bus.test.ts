@@ -194,27 +194,14 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
     expect(() => bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: 'f', withEvent: true })).toThrow(/not with withEvent/u);
   });
 
-  it('a coalesced job is never claimed where it is inserted, even with a local slot', async () => {
+  it.each([
+    ['a delayed job', { delayMs: 500 }],
+    ['a coalesced job', { coalesceKey: 'x' }],
+  ] as const)('%s is never claimed where it is inserted, even with a local slot', async (_kind, special) => {
     const { job, rows } = setup({});
     const local = { workerId: 'here', slots: { [job.name]: { n: 2, leaseMs: 1000 } } };
     const jobs = [
-      { name: job.name, payload: { conversationId: 'x' }, maxAttempts: 1, coalesceKey: 'x' },
-      { name: job.name, payload: { conversationId: 'y' }, maxAttempts: 1 },
-    ];
-    const { rows: claimed } = await sql<{ claimed: unknown[] }>`
-      select parley_insert_jobs(${JSON.stringify(jobs)}::jsonb, ${JSON.stringify(local)}::jsonb, 'parley_test_jobs') as claimed`.execute(database.db);
-    expect(claimed[0]!.claimed).toEqual([expect.objectContaining({ payload: { conversationId: 'y' } })]);
-    expect((await rows()).map((r) => [r.payload, r.status])).toEqual([
-      [{ conversationId: 'x' }, 'queued'],
-      [{ conversationId: 'y' }, 'running'],
-    ]);
-  });
-
-  it('a delayed job is never claimed where it is inserted, even with a local slot', async () => {
-    const { job, rows } = setup({ delayMs: 500 });
-    const local = { workerId: 'here', slots: { [job.name]: { n: 2, leaseMs: 1000 } } };
-    const jobs = [
-      { name: job.name, payload: { conversationId: 'x' }, maxAttempts: 1, delayMs: 500 },
+      { name: job.name, payload: { conversationId: 'x' }, maxAttempts: 1, ...special },
       { name: job.name, payload: { conversationId: 'y' }, maxAttempts: 1 },
     ];
     const { rows: claimed } = await sql<{ claimed: unknown[] }>`
