@@ -710,24 +710,25 @@ export interface AgentRow extends PeriodSummary {
   clientName: string | null;
 }
 
-/** The aggregate columns of `PeriodSummary` over rows aliased `s` (a left join's missing rows count nothing). */
 /** The medians a read can compute; each is a sort of the group's rows, so a read asks only for those it shows. */
 export type Median = 'firstResponse' | 'firstResponseBusiness' | 'resolution' | 'resolutionBusiness';
 export const ALL_MEDIANS: readonly Median[] = ['firstResponse', 'firstResponseBusiness', 'resolution', 'resolutionBusiness'];
-const MEDIAN_COLUMNS: Record<Median, { column: string; alias: string }> = {
-  firstResponse: { column: 'first_response_seconds', alias: 'first_response_seconds' },
-  firstResponseBusiness: { column: 'first_response_business_seconds', alias: 'first_response_business_seconds' },
-  resolution: { column: 'resolution_seconds', alias: 'resolution_seconds' },
-  resolutionBusiness: { column: 'resolution_business_seconds', alias: 'resolution_business_seconds' },
+/** Each median's column, also its alias in the result. */
+const MEDIAN_COLUMNS: Record<Median, string> = {
+  firstResponse: 'first_response_seconds',
+  firstResponseBusiness: 'first_response_business_seconds',
+  resolution: 'resolution_seconds',
+  resolutionBusiness: 'resolution_business_seconds',
 };
 
-/** The summary's aggregates over `s` (conversation_service_levels); the medians not asked for are null. */
+/**
+ * The aggregate columns of `PeriodSummary` over rows aliased `s` (a left join's missing rows count
+ * nothing); the medians not asked for are null.
+ */
 function summaryColumns(medians: readonly Median[] = ALL_MEDIANS) {
   const mediansSql = ALL_MEDIANS.map((median) => {
-    const { column, alias } = MEDIAN_COLUMNS[median];
-    return medians.includes(median)
-      ? sql.raw(`percentile_cont(0.5) within group (order by s.${column}) as ${alias}`)
-      : sql.raw(`null::float8 as ${alias}`);
+    const column = MEDIAN_COLUMNS[median];
+    return sql.raw(medians.includes(median) ? `percentile_cont(0.5) within group (order by s.${column}) as ${column}` : `null::float8 as ${column}`);
   });
   return sql`count(s.conversation_id) as conversations,
     coalesce(sum(s.customer_messages + s.ai_replies + s.person_replies), 0) as messages,
