@@ -463,57 +463,61 @@ export class InsightsRepository {
   }
 
   /**
-   * Reads: the period's totals and medians per client, with the client's name and status; every
-   * client (or the one filtered), those without a conversation in the period too, most
-   * conversations first.
+   * Reads, in one scan of the period's rows (GROUPING SETS): the period's totals and medians (all
+   * four); per client — every client (or the one filtered), those without a conversation in the
+   * period too — with its name and status; per agent — each client's AI agent over the
+   * conversations it answered first, each person over the conversations counted for them
+   * (`agent_id`); and per channel kind (counts). Clients and agents come most conversations first,
+   * channels too. Each grouping's rows once scanned cost a sort each, not a scan each (measured on
+   * 100,000 conversations: 25 ms against 37 ms for the four reads it replaced, docs/insights.md).
    */
-  async byClient(period: PeriodFilter, medians: readonly Median[] = ALL_MEDIANS): Promise<(PeriodSummary & { clientId: string; name: string; status: string })[]> {
+  async periodBreakdown(period: PeriodFilter): Promise<PeriodBreakdown> {
+    const counts = SUMMARY_COUNTS.map((column) => sql.raw(`coalesce(g.${column}, 0) as ${column}`));
+    const medians = ALL_MEDIANS.map((median) => sql.raw(`g.${MEDIAN_COLUMNS[median]}`));
+    const figures = sql.join([...counts, ...medians]);
+    // grouping(client_id, first_responder, agent_id, channel_kind): a bit set for each column a set leaves out.
     const { rows } = await this.#serial((db) => sql<Record<string, unknown>>`
-      select c.id as client_id, c.company_name as name, c.status, ${summaryColumns(medians)}
-      from clients c
-      left join conversation_service_levels s on s.client_id = c.id and s.created_at >= ${period.from} and s.created_at < ${period.until}
-      ${period.clientId === null ? sql`` : sql`where c.id = ${period.clientId}::uuid`}
-      group by c.id, c.company_name, c.status
-      order by count(s.conversation_id) desc, c.company_name, c.id`.execute(db));
-    return rows.map((row) => ({ clientId: String(row.clientId), name: String(row.name), status: String(row.status), ...summaryOf(row) }));
-  }
-
-  /**
-   * Reads: each client's AI agent over the period — the conversations it answered first — and each
-   * person over the conversations counted for them (`agent_id`); most conversations first.
-   */
-  async agentPerformance(period: PeriodFilter, medians: readonly Median[] = ALL_MEDIANS): Promise<AgentRow[]> {
-    const { rows } = await this.#serial((db) => sql<Record<string, unknown>>`
-      select 'ai' as kind, s.client_id::text as id, coalesce(a.name, 'AI agent') as name, c.company_name as client_name, ${summaryColumns(medians)}
-      from conversation_service_levels s
-      join clients c on c.id = s.client_id
-      left join agents a on a.client_id = s.client_id
-      where s.first_responder = 'ai' and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
-      group by s.client_id, a.name, c.company_name
+      with g as (
+        select grouping(s.client_id, s.first_responder, s.agent_id, s.channel_kind) as grouping_set, s.client_id, s.first_responder, s.agent_id, s.channel_kind,
+          ${summaryColumns(ALL_MEDIANS)}
+        from conversation_service_levels s
+        where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
+        group by grouping sets ((), (s.client_id), (s.client_id, s.first_responder), (s.agent_id), (s.channel_kind))
+      )
+      select 'period' as part, null as kind, null as id, null as name, null as client_name, null as status, ${figures}
+      from g where g.grouping_set = 15
       union all
-      select 'person' as kind, s.agent_id::text as id, u.full_name as name, null as client_name, ${summaryColumns(medians)}
-      from conversation_service_levels s
-      join users u on u.id = s.agent_id
-      where s.agent_id is not null and s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
-      group by s.agent_id, u.full_name
-      order by conversations desc, name, id`.execute(db));
-    return rows.map((row) => ({
-      kind: row.kind === 'ai' ? 'ai' : 'person',
-      id: String(row.id),
-      name: String(row.name),
-      clientName: typeof row.clientName === 'string' ? row.clientName : null,
-      ...summaryOf(row),
-    }));
-  }
-
-  /** Reads: the period's conversations by channel kind. */
-  async byChannel(period: PeriodFilter): Promise<{ kind: ChannelKind; count: number }[]> {
-    const { rows } = await sql<{ kind: ChannelKind; count: string | number }>`
-      select s.channel_kind as kind, count(*) as count
-      from conversation_service_levels s
-      where s.created_at >= ${period.from} and s.created_at < ${period.until} ${clientFilter(period)}
-      group by s.channel_kind order by count(*) desc, s.channel_kind`.execute(this.db);
-    return rows.map((row) => ({ kind: row.kind, count: num(row.count) }));
+      select 'client', null, c.id::text, c.company_name, null, c.status, ${figures}
+      from clients c left join g on g.grouping_set = 7 and g.client_id = c.id
+      ${period.clientId === null ? sql`` : sql`where c.id = ${period.clientId}::uuid`}
+      union all
+      select 'agent', 'ai', g.client_id::text, coalesce(a.name, 'AI agent'), c.company_name, null, ${figures}
+      from g join clients c on c.id = g.client_id left join agents a on a.client_id = g.client_id
+      where g.grouping_set = 3 and g.first_responder = 'ai'
+      union all
+      select 'agent', 'person', g.agent_id::text, u.full_name, null, null, ${figures}
+      from g join users u on u.id = g.agent_id
+      where g.grouping_set = 13
+      union all
+      select 'channel', null, g.channel_kind::text, g.channel_kind::text, null, null, ${figures}
+      from g where g.grouping_set = 14
+      order by part, conversations desc, name, id`.execute(db));
+    const breakdown: PeriodBreakdown = { summary: summaryOf({}), clients: [], agents: [], channels: [] };
+    for (const row of rows) {
+      const summary = summaryOf(row);
+      if (row.part === 'period') breakdown.summary = summary;
+      else if (row.part === 'client') breakdown.clients.push({ clientId: String(row.id), name: String(row.name), status: String(row.status), ...summary });
+      else if (row.part === 'agent') {
+        breakdown.agents.push({
+          kind: row.kind === 'ai' ? 'ai' : 'person',
+          id: String(row.id),
+          name: String(row.name),
+          clientName: typeof row.clientName === 'string' ? row.clientName : null,
+          ...summary,
+        });
+      } else breakdown.channels.push({ kind: row.id as ChannelKind, count: summary.conversations });
+    }
+    return breakdown;
   }
 
   /** Reads: clients by status (every client, or the one named). */
@@ -702,6 +706,14 @@ export interface PeriodSummary {
   satisfied: number;
 }
 
+/** A period's figures in every grouping the insights page shows (`periodBreakdown`). */
+export interface PeriodBreakdown {
+  summary: PeriodSummary;
+  clients: (PeriodSummary & { clientId: string; name: string; status: string })[];
+  agents: AgentRow[];
+  channels: { kind: ChannelKind; count: number }[];
+}
+
 export interface AgentRow extends PeriodSummary {
   kind: 'ai' | 'person';
   /** The client's id for its AI agent, the user's for a person. */
@@ -725,6 +737,9 @@ const MEDIAN_COLUMNS: Record<Median, string> = {
  * The aggregate columns of `PeriodSummary` over rows aliased `s` (a left join's missing rows count
  * nothing); the medians not asked for are null.
  */
+/** The count and sum columns of `summaryColumns`, by their aliases. */
+const SUMMARY_COUNTS = ['conversations', 'messages', 'answered', 'resolved', 'automated', 'handed_off', 'reopened', 'ratings', 'rating_sum', 'satisfied'] as const;
+
 function summaryColumns(medians: readonly Median[] = ALL_MEDIANS) {
   const mediansSql = ALL_MEDIANS.map((median) => {
     const column = MEDIAN_COLUMNS[median];

@@ -24,6 +24,7 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
   let person: { userId: string };
   let alpha: { id: string; companyName: string };
   let beta: { id: string; companyName: string };
+  let quiet: { id: string; companyName: string };
   let alphaUser: TestClient;
   const now = Date.now();
   const ago = (ms: number) => new Date(now - ms).toISOString();
@@ -100,8 +101,10 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
     person = await signedInClient(app, 'manager', { name: 'Maya Manager' });
     const a = await createTestClient(app, `Alpha ${randomUUID().slice(0, 6)}`);
     const b = await createTestClient(app, `Beta ${randomUUID().slice(0, 6)}`);
+    const q = await createTestClient(app, `Quiet ${randomUUID().slice(0, 6)}`);
     alpha = { id: a.id, companyName: a.companyName };
     beta = { id: b.id, companyName: b.companyName };
+    quiet = { id: q.id, companyName: q.companyName };
     const alphaChat = await createTestChannel(app, { clientId: alpha.id, kind: 'webchat' });
     const alphaWhatsApp = await createTestChannel(app, { clientId: alpha.id, kind: 'whatsapp' });
     const betaChat = await createTestChannel(app, { clientId: beta.id, kind: 'webchat' });
@@ -185,11 +188,14 @@ describe.each(ENGINES)('insights API (%s)', (engine) => {
         ratings: 1,
       },
     ]);
-    const clients = only(view, [alpha.id, beta.id]).clients;
+    // Every client, most conversations first: one without a conversation in the period too, at zero.
+    const clients = only(view, [alpha.id, beta.id, quiet.id]).clients;
     expect(clients.map((c) => [c.name, c.totals.conversations, c.automatedResolutionRate, c.handoffRate, c.medianFirstResponseSeconds, c.satisfaction])).toEqual([
       [alpha.companyName, 3, 1 / 3, 0, 60, 3.5],
       [beta.companyName, 1, 0, 0, 600, null],
+      [quiet.companyName, 0, null, null, null, null],
     ]);
+    expect(clients.at(-1)!.totals).toEqual({ conversations: 0, messages: 0, answered: 0, resolved: 0, automated: 0, handedOff: 0, reopened: 0, ratings: 0, satisfied: 0 });
   });
 
   it('gives six months of trends, oldest first, with zeros for months without data', async () => {

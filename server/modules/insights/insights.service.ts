@@ -69,14 +69,10 @@ export const BATCH_DELAY_MS = 1_000;
 /** Most `insights.service-level` jobs one handler takes with its own (one transaction). */
 export const BATCH_LIMIT = 500;
 /**
- * The medians the insights page shows of each read besides the period's own (all four): each is a
- * sort of the read's rows per group, so the others are not computed.
+ * The medians the insights page shows of the period before (its change against the current one):
+ * each is a sort of the period's rows, so the others are not computed.
  */
-export const OVERVIEW_MEDIANS = {
-  previous: ['firstResponse'],
-  agents: ['firstResponse'],
-  clients: ['firstResponse', 'resolution'],
-} as const satisfies Record<string, readonly Median[]>;
+export const PREVIOUS_PERIOD_MEDIANS: readonly Median[] = ['firstResponse'];
 /** Conversations per backfill job (one transaction each). */
 export const BACKFILL_BATCH = 500;
 const BACKFILL_KEY = 'backfill';
@@ -272,12 +268,9 @@ export class InsightsService {
     const current: PeriodFilter = { from, until, clientId };
     const previous: PeriodFilter = { from: new Date(from.getTime() - (until.getTime() - from.getTime())), until: from, clientId };
     const firstMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - (TREND_MONTHS - 1), 1));
-    const [summary, before, agents, clients, byChannel, byStatus, months] = await Promise.all([
-      this.#repository.periodSummary(current),
-      this.#repository.periodSummary(previous, OVERVIEW_MEDIANS.previous),
-      this.#repository.agentPerformance(current, OVERVIEW_MEDIANS.agents),
-      this.#repository.byClient(current, OVERVIEW_MEDIANS.clients),
-      this.#repository.byChannel(current),
+    const [{ summary, agents, clients, channels: byChannel }, before, byStatus, months] = await Promise.all([
+      this.#repository.periodBreakdown(current),
+      this.#repository.periodSummary(previous, PREVIOUS_PERIOD_MEDIANS),
       this.#repository.clientsByStatus(clientId),
       this.#repository.months(dayOf(firstMonth), dayOf(now), clientId),
     ]);
