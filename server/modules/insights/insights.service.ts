@@ -203,10 +203,8 @@ export class InsightsService {
     await this.#repository.lockConversations(trx, conversationIds);
     if (recorded.length > 0) await this.#repository.recordEvents(trx, recorded);
     const levels = (await this.#repository.facts(trx, conversationIds)).map(computeServiceLevel);
-    const before = await this.#repository.storedLevels(trx, levels.map((l) => l.conversationId));
-    const changed = new Set(await this.#repository.upsertLevels(trx, levels));
     // The rollups move by what the changed rows moved: new figures minus old, never a re-sum of a day.
-    const days = dayChanges(levels.filter((l) => changed.has(l.conversationId)).map((after) => ({ before: before.get(after.conversationId), after })));
+    const days = dayChanges(await this.#repository.upsertLevels(trx, levels));
     if (days.length === 0) return;
     await this.#repository.lockDays(trx, days);
     await this.#repository.addToDays(trx, days);
