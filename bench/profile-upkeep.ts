@@ -100,6 +100,13 @@ for (let i = 0; i < pairs * 2; i++) {
         from pg_stat_statements where dbid = (select oid from pg_database where datname = '${database}')
         order by total_exec_time + total_plan_time desc limit ${Number(process.env.PGSS_TOP ?? 14)}`);
       for (const r of rows) console.log(`  ${r.calls} calls, ${r.rows} rows, exec ${r.exec_ms} ms, plan ${r.plan_ms} ms: ${r.q}`);
+      const [totals] = await pgss(`select sum(wal_bytes) as wal, sum(wal_fpi) as fpi, sum(shared_blks_dirtied) as dirtied, sum(shared_blks_hit + shared_blks_read) as blocks
+        from pg_stat_statements where dbid = (select oid from pg_database where datname = '${database}') and toplevel`);
+      console.log(`  top-level statements: ${JSON.stringify(totals)}`);
+      const byWal = await pgss(`select calls, wal_bytes, wal_fpi, shared_blks_dirtied as dirtied, shared_blks_hit + shared_blks_read as blocks, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) as q
+        from pg_stat_statements where dbid = (select oid from pg_database where datname = '${database}') and not toplevel
+        order by wal_bytes desc limit 12`);
+      for (const r of byWal) console.log(`  wal ${r.wal_bytes} B (${r.wal_fpi} fpi), ${r.dirtied} dirtied, ${r.blocks} blocks, ${r.calls} calls: ${r.q}`);
     }
   } finally {
     await server.stop();
