@@ -10,19 +10,28 @@
  *  - a queue at the door: at least `waiting` deliveries verified and waiting for their commit at
  *    once. Processing on the same thread (PGlite) can slow accepting down below any burst rate; the
  *    deliveries then pile up here instead, which this catches.
+ *
+ * Either holds for `holdMs` after it was last seen. On PGlite a job's statement runs on the
+ * server's one thread: while it runs nothing is accepted, so when it ends — just when the queue
+ * decides whether to start the next job — the window has seen no delivery for that long and the
+ * burst waiting in the sockets is invisible. Without the hold a chain of jobs (the insights
+ * backfill's batches) ran straight through a burst on PGlite (docs/insights.md, "Cost").
  */
 export interface DeliveryPressureOptions {
   windowMs: number;
   burst: number;
   waiting: number;
+  holdMs: number;
 }
 
-export const DELIVERY_PRESSURE: DeliveryPressureOptions = { windowMs: 500, burst: 250, waiting: 16 };
+export const DELIVERY_PRESSURE: DeliveryPressureOptions = { windowMs: 500, burst: 250, waiting: 16, holdMs: 2_000 };
 
 export class DeliveryPressure {
   readonly #options: DeliveryPressureOptions;
   #window = { start: Number.NEGATIVE_INFINITY, current: 0, previous: 0 };
   #waiting = 0;
+  /** When pressure was last seen (by `storing` or `high`). */
+  #seenAt = Number.NEGATIVE_INFINITY;
 
   constructor(options: DeliveryPressureOptions = DELIVERY_PRESSURE) {
     this.#options = options;
@@ -39,6 +48,7 @@ export class DeliveryPressure {
     }
     w.current += 1;
     this.#waiting += 1;
+    if (this.#raw(now)) this.#seenAt = now;
   }
 
   /** That delivery's commit finished (or failed). */
@@ -47,6 +57,15 @@ export class DeliveryPressure {
   }
 
   high(now = performance.now()): boolean {
+    if (this.#raw(now)) {
+      this.#seenAt = now;
+      return true;
+    }
+    return now - this.#seenAt < this.#options.holdMs;
+  }
+
+  /** Pressure now, without the hold. */
+  #raw(now: number): boolean {
     if (this.#waiting >= this.#options.waiting) return true;
     const w = this.#window;
     const { windowMs, burst } = this.#options;
