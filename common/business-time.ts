@@ -19,6 +19,21 @@ export interface OpeningHours {
 const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Canonical zone names known to be valid: only those, so input can never grow the set beyond the zones that exist. */
+const knownZones = new Set<string>();
+
+/** Whether this runtime knows the IANA time zone (making a formatter to find out costs more than a row's figures, so known ones are remembered). */
+export function isKnownTimeZone(timeZone: string): boolean {
+  if (knownZones.has(timeZone)) return true;
+  let canonical: string;
+  try {
+    canonical = new Intl.DateTimeFormat('en-US', { timeZone }).resolvedOptions().timeZone;
+  } catch {
+    return false;
+  }
+  if (canonical === timeZone) knownZones.add(timeZone);
+  return true;
+}
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);

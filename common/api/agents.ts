@@ -22,6 +22,7 @@
  * `training` says how far that got and when the newest version went live.
  */
 import { z } from 'zod';
+import { isKnownTimeZone } from '../business-time';
 import { SURVEY_QUESTION_MAX } from '../messaging/satisfaction';
 
 const isoDate = z.iso.datetime({ offset: true });
@@ -89,12 +90,7 @@ export const businessHours = z.object({
 export type BusinessHours = z.infer<typeof businessHours>;
 
 function isTimeZone(value: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return value.length > 0;
-  } catch {
-    return false;
-  }
+  return value.length > 0 && isKnownTimeZone(value);
 }
 
 /** Outside business hours the agent either keeps answering, or sends the away text and leaves the conversation to people. */

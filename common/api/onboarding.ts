@@ -21,6 +21,7 @@
  *   POST /api/v1/invitations/:id/revoke              -> invitationView
  */
 import { z } from 'zod';
+import { isKnownTimeZone } from '../business-time';
 import { emailSchema, messages, NAME_MAX, nameSchema, newPasswordSchema } from '../validation/auth';
 import { safeText } from '../validation/sanitize';
 import { industry, offerId } from './offers';
@@ -70,13 +71,7 @@ export const phoneSchema = z
   );
 
 export function isTimeZone(value: string): boolean {
-  if (value.length === 0 || value.length > 64) return false;
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: value });
-    return true;
-  } catch {
-    return false;
-  }
+  return value.length > 0 && value.length <= 64 && isKnownTimeZone(value);
 }
 
 /** The Business Information form (spec part 2 §5: business name, contact name, email, phone required). */

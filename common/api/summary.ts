@@ -11,19 +11,10 @@
  * are grouped by their words (docs/insights.md, "Topics of unanswered questions").
  */
 import { z } from 'zod';
+import { isKnownTimeZone } from '../business-time';
 import { checkPeriod, insightsPeriodKind } from './insights';
 
 const isoDate = z.iso.datetime({ offset: true });
-
-/** Whether this runtime knows the IANA time zone. */
-function knownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export const summaryQuery = z
   .object({
@@ -32,7 +23,7 @@ export const summaryQuery = z
     to: isoDate.optional(),
     clientId: z.uuid({ error: 'Choose a client' }).optional(),
     /** The viewer's IANA time zone, for "by time of day" (default UTC). */
-    timeZone: z.string().max(64).refine(knownTimeZone, { message: 'Unknown time zone' }).default('UTC'),
+    timeZone: z.string().max(64).refine(isKnownTimeZone, { message: 'Unknown time zone' }).default('UTC'),
   })
   .superRefine(checkPeriod);
 export type SummaryQuery = z.input<typeof summaryQuery>;

@@ -3,7 +3,7 @@
  * means"): pure, so the same facts always give the same row — the job that recomputes it may run
  * twice or out of order.
  */
-import { businessSeconds, type OpeningHours } from '../../../common/business-time';
+import { businessSeconds, isKnownTimeZone, type OpeningHours } from '../../../common/business-time';
 import type { ChannelKind, ConversationStatus, FirstResponder, HandledBy } from '../../db/schema';
 
 /** What InsightsRepository.facts reads about one conversation. */
@@ -67,27 +67,10 @@ export interface ServiceLevel {
   agentId: string | null;
 }
 
-/** Time zones already tried, and whether this runtime knows them (making a formatter to find out costs more than the rest of a row). */
-const knownTimeZones = new Map<string, boolean>();
-
-function knownTimeZone(timeZone: string): boolean {
-  let known = knownTimeZones.get(timeZone);
-  if (known === undefined) {
-    try {
-      new Intl.DateTimeFormat('en-US', { timeZone });
-      known = true;
-    } catch {
-      known = false;
-    }
-    knownTimeZones.set(timeZone, known);
-  }
-  return known;
-}
-
 /** Hours whose time zone this runtime cannot use count as none (always open) rather than failing every recompute. */
 export function usableHours(hours: OpeningHours | null | undefined): OpeningHours | null {
   if (!hours || typeof hours.timezone !== 'string' || !Array.isArray(hours.days)) return null;
-  return knownTimeZone(hours.timezone) ? hours : null;
+  return isKnownTimeZone(hours.timezone) ? hours : null;
 }
 
 const seconds = (from: Date, to: Date): number => Math.max(0, (to.getTime() - from.getTime()) / 1000);
