@@ -68,6 +68,8 @@ for (let i = 0; i < pairs * 2; i++) {
     engine: 'PostgreSQL',
     ...(databaseUrl && dataDir ? { existing: { databaseUrl, dataDir } } : {}),
     env: { INSIGHTS_UPKEEP: upkeep ? 'on' : 'off' },
+    // CPU_PROF=dir: a V8 CPU profile of each load's server, in dir/on-<i> or dir/off-<i>.
+    ...(process.env.CPU_PROF ? { nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${process.env.CPU_PROF}/${upkeep ? 'on' : 'off'}-${i}`] } : {}),
   });
   databaseUrl = server.env.DATABASE_URL;
   dataDir = server.env.DATA_DIR;

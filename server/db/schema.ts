@@ -850,6 +850,10 @@ export interface ServiceLevelMarksTable {
   conversationId: string;
   /** Moved on by every mark of a conversation already marked: a recompute clears only the version it read. */
   version: ColumnType<string | number, never, never>;
+  /** Recompute from the facts (0039); false: the counts below are all that changed. */
+  recompute: ColumnType<boolean, boolean | undefined, boolean>;
+  customerMessages: ColumnType<number, number | undefined, number>;
+  aiReplies: ColumnType<number, number | undefined, number>;
 }
 
 /** Per client and UTC day of the conversations' creation, the sums of their service levels (0027). */

@@ -34,6 +34,7 @@ import * as clientAutomation from './0034-client-automation';
 import * as adminSettings from './0036-admin-settings';
 import * as billing from './0037-billing';
 import * as serviceLevelMarks from './0038-service-level-marks';
+import * as countedMarks from './0039-counted-marks';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0036-admin-settings': adminSettings,
   '0037-billing': billing,
   '0038-service-level-marks': serviceLevelMarks,
+  '0039-counted-marks': countedMarks,
 };

@@ -84,6 +84,15 @@ export interface ServiceLevelMark {
   version: string;
 }
 
+/** Plain messages a mark counted, added to the conversation's row (`addCounts`). */
+export interface CountedMark {
+  conversationId: string;
+  clientId: string;
+  createdAt: Date;
+  customerMessages: number;
+  aiReplies: number;
+}
+
 export class InsightsRepository {
   constructor(private readonly db: Db) {}
 
@@ -108,21 +117,73 @@ export class InsightsRepository {
         from unnest(${[...conversationIds]}::uuid[]) as id order by key) k`.execute(trx);
   }
 
-  /** Up to `limit` marked conversations after `after` (by id), each with the version of its mark. */
-  async marks(trx: Db, after: string | null, limit: number): Promise<ServiceLevelMark[]> {
-    const { rows } = await sql<{ conversationId: string; version: string | number }>`
-      select conversation_id, version from service_level_marks
+  /** Up to `limit` marked conversations after `after` (by id). */
+  async marks(trx: Db, after: string | null, limit: number): Promise<string[]> {
+    const { rows } = await sql<{ conversationId: string }>`
+      select conversation_id from service_level_marks
       ${after === null ? sql`` : sql`where conversation_id > ${after}::uuid`}
       order by conversation_id limit ${limit}`.execute(trx);
+    return rows.map((row) => row.conversationId);
+  }
+
+  /** The marks of these conversations, each with its version (read before their facts, under their locks). */
+  async markVersions(trx: Db, conversationIds: readonly string[]): Promise<ServiceLevelMark[]> {
+    if (conversationIds.length === 0) return [];
+    const { rows } = await sql<{ conversationId: string; version: string | number }>`
+      select conversation_id, version from service_level_marks where conversation_id = any(${[...conversationIds]}::uuid[])`.execute(trx);
     return rows.map((row) => ({ conversationId: row.conversationId, version: String(row.version) }));
   }
 
-  /** Clears these marks where they still have the version read (a mark moved on meanwhile stays). */
-  async clearMarks(trx: Db, marks: readonly ServiceLevelMark[]): Promise<void> {
+  /**
+   * After a recompute from the facts: clears these marks where they still have the version read.
+   * A mark that moved on meanwhile stays, asking for a recompute: the facts just read may or may
+   * not have had its newer messages, so its counts cannot simply be added.
+   */
+  async settleMarks(trx: Db, marks: readonly ServiceLevelMark[]): Promise<void> {
     if (marks.length === 0) return;
+    const ids = marks.map((m) => m.conversationId);
     await sql`delete from service_level_marks m
-      using unnest(${marks.map((m) => m.conversationId)}::uuid[], ${marks.map((m) => m.version)}::bigint[]) as t(conversation_id, version)
+      using unnest(${ids}::uuid[], ${marks.map((m) => m.version)}::bigint[]) as t(conversation_id, version)
       where m.conversation_id = t.conversation_id and m.version = t.version`.execute(trx);
+    await sql`update service_level_marks set recompute = true where conversation_id = any(${ids}::uuid[]) and not recompute`.execute(trx);
+  }
+
+  /**
+   * The marks of these conversations that only count plain messages, where the conversation's row
+   * already holds everything such messages could change — its customer's first message (for a
+   * customer's), its first answer (for the AI's), and no resolution (a resolved conversation's
+   * messages are recomputed) — added to the row's counts and cleared. The marks are locked first
+   * (a message marking one meanwhile waits, then marks it anew). Resolves with what was added;
+   * the day rollups are the caller's (`addToDays`).
+   */
+  async addCounts(trx: Db, conversationIds: readonly string[]): Promise<CountedMark[]> {
+    if (conversationIds.length === 0) return [];
+    const { rows } = await sql<{ conversationId: string; clientId: string; createdAt: Date | string; customerMessages: number; aiReplies: number }>`
+      select m.conversation_id, s.client_id, s.created_at, m.customer_messages, m.ai_replies
+      from service_level_marks m
+      join conversation_service_levels s on s.conversation_id = m.conversation_id
+      where m.conversation_id = any(${[...conversationIds]}::uuid[]) and not m.recompute and s.resolved_at is null
+        and (m.customer_messages = 0 or s.first_inbound_at is not null)
+        and (m.ai_replies = 0 or s.first_response_at is not null)
+      for update of m`.execute(trx);
+    if (rows.length === 0) return [];
+    await sql`
+      with t as (
+        select * from unnest(${rows.map((r) => r.conversationId)}::uuid[], ${rows.map((r) => r.customerMessages)}::int[],
+          ${rows.map((r) => r.aiReplies)}::int[]) as t(conversation_id, customer_messages, ai_replies)
+      ), cleared as (
+        delete from service_level_marks m using t where m.conversation_id = t.conversation_id
+      )
+      update conversation_service_levels s set customer_messages = s.customer_messages + t.customer_messages,
+        ai_replies = s.ai_replies + t.ai_replies, updated_at = statement_timestamp()
+      from t where s.conversation_id = t.conversation_id and (t.customer_messages > 0 or t.ai_replies > 0)`.execute(trx);
+    return rows.map((row) => ({
+      conversationId: row.conversationId,
+      clientId: row.clientId,
+      createdAt: date(row.createdAt),
+      customerMessages: num(row.customerMessages),
+      aiReplies: num(row.aiReplies),
+    }));
   }
 
   /** Holds each (client, day)'s advisory lock until `trx` ends (taken in key order, after the conversations'). */

@@ -37,12 +37,11 @@ import {
   type Median,
   type PeriodFilter,
   type PeriodSummary,
-  type ServiceLevelMark,
   type ServiceLevelMedians,
   type ServiceLevelRow,
   type TopicRow,
 } from './insights.repository';
-import { computeServiceLevel, dayChanges } from './service-level';
+import { computeServiceLevel, countedShare, dayChanges } from './service-level';
 import type { TextFeatures } from './topic-clusters';
 import { MISSING_MIN_QUESTIONS, UNMATCHED_QUESTION_CAP, type UnmatchedQuestion, UnmatchedTopicFinder } from './unmatched-topics';
 
@@ -131,7 +130,10 @@ export class InsightsService {
       // writes to `jobs` and its indexes).
       const collect = 'parley_insights_mark';
       events.subscribe({ event: 'conversation.created', job: recomputeJob, keys: ['conversationId'], collect, delayMs });
-      events.subscribe({ event: 'message.created', job: recomputeJob, keys: ['conversationId'], collect, delayMs });
+      // A message's direction and sender say whether it only counts (parley_insights_mark); a
+      // satisfaction answer changes the ratings, so it asks for a recompute.
+      events.subscribe({ event: 'message.created', job: recomputeJob, keys: ['conversationId', 'direction', 'senderType'], collect, delayMs });
+      events.subscribe({ event: 'satisfaction.rated', job: recomputeJob, keys: ['conversationId'], collect, delayMs });
       events.subscribe({ event: 'conversation.escalated', job, keys: ['conversationId'], withEvent: true, delayMs });
       events.subscribe({ event: 'conversation.reopened', job, keys: ['conversationId'], withEvent: true, delayMs });
       events.subscribe({ event: 'conversation.resolved', job, keys: ['conversationId'], withEvent: true, delayMs });
@@ -170,23 +172,26 @@ export class InsightsService {
 
   /**
    * One pass over the marked conversations (`recomputeJob`): in id order, BATCH_LIMIT at a time,
-   * each batch one transaction that recomputes their rows and day rollups and clears the marks it
-   * read (a mark moved on meanwhile stays, for the next pass). Resolves with how many it took.
+   * each batch one transaction. A mark that only counts plain messages, of a conversation whose row
+   * already holds what they could change, has its counts added to the row and its day; the others
+   * are recomputed from their facts. Either way the mark read is cleared (a mark moved on meanwhile
+   * stays, for the next pass). Resolves with how many conversations it took, and how many of them
+   * by their counts alone.
    */
-  async recomputeMarked(): Promise<number> {
+  async recomputeMarked(): Promise<{ conversations: number; counted: number }> {
     let after: string | null = null;
-    let total = 0;
+    let conversations = 0;
+    let counted = 0;
     for (;;) {
-      const batch: ServiceLevelMark[] = await this.deps.db.transaction().execute(async (trx) => {
-        const marks = await this.#repository.marks(trx, after, BATCH_LIMIT);
-        await this.#refreshIn(trx, marks.map((m) => m.conversationId));
-        await this.#repository.clearMarks(trx, marks);
-        return marks;
+      const batch: string[] = await this.deps.db.transaction().execute(async (trx) => {
+        const ids = await this.#repository.marks(trx, after, BATCH_LIMIT);
+        counted += await this.#refreshIn(trx, ids, [], { counts: true });
+        return ids;
       });
-      total += batch.length;
+      conversations += batch.length;
       const last = batch.at(-1);
-      if (batch.length < BATCH_LIMIT || !last) return total;
-      after = last.conversationId;
+      if (batch.length < BATCH_LIMIT || !last) return { conversations, counted };
+      after = last;
     }
   }
 
@@ -198,16 +203,29 @@ export class InsightsService {
     await this.deps.db.transaction().execute(async (trx) => this.#refreshIn(trx, conversationIds, options.recorded));
   }
 
-  async #refreshIn(trx: Db, conversationIds: readonly string[], recorded: readonly RecordedEvent[] = []): Promise<void> {
-    if (conversationIds.length === 0) return;
+  /**
+   * The rows of these conversations made current, and their days' rollups moved by what changed;
+   * their marks cleared. With `counts`, a mark that only counts plain messages is added to its row
+   * (InsightsRepository.addCounts) instead of a recompute. Resolves with how many were counted.
+   */
+  async #refreshIn(trx: Db, conversationIds: readonly string[], recorded: readonly RecordedEvent[] = [], options: { counts?: boolean } = {}): Promise<number> {
+    if (conversationIds.length === 0) return 0;
     await this.#repository.lockConversations(trx, conversationIds);
     if (recorded.length > 0) await this.#repository.recordEvents(trx, recorded);
-    const levels = (await this.#repository.facts(trx, conversationIds)).map(computeServiceLevel);
+    const counted = options.counts ? await this.#repository.addCounts(trx, conversationIds) : [];
+    const countedIds = new Set(counted.map((c) => c.conversationId));
+    const rest = countedIds.size === 0 ? conversationIds : conversationIds.filter((id) => !countedIds.has(id));
+    // The marks are read before the facts: a mark that moves on after this may hold messages the facts miss.
+    const marks = await this.#repository.markVersions(trx, rest);
+    const levels = (await this.#repository.facts(trx, rest)).map(computeServiceLevel);
     // The rollups move by what the changed rows moved: new figures minus old, never a re-sum of a day.
-    const days = dayChanges(await this.#repository.upsertLevels(trx, levels));
-    if (days.length === 0) return;
-    await this.#repository.lockDays(trx, days);
-    await this.#repository.addToDays(trx, days);
+    const days = dayChanges(await this.#repository.upsertLevels(trx, levels), counted.map(countedShare));
+    if (days.length > 0) {
+      await this.#repository.lockDays(trx, days);
+      await this.#repository.addToDays(trx, days);
+    }
+    await this.#repository.settleMarks(trx, marks);
+    return counted.length;
   }
 
   /**

@@ -110,8 +110,8 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
   }
 
   /** The rollups of the client's days, summed again from its rows by the test. */
-  async function sumsOfRows(clientId: string): Promise<Omit<DailyRollup, 'clientId'>[]> {
-    const rows = await db().selectFrom('conversationServiceLevels').selectAll().where('clientId', '=', clientId).execute();
+  async function sumsOfRows(clientId: string, on: TestApp = app): Promise<Omit<DailyRollup, 'clientId'>[]> {
+    const rows = await on.database.db.selectFrom('conversationServiceLevels').selectAll().where('clientId', '=', clientId).execute();
     const days = new Map<string, Omit<DailyRollup, 'clientId'>>();
     for (const row of rows) {
       const day = new Date(row.createdAt).toISOString().slice(0, 10);
@@ -524,7 +524,7 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
         returning id
       )
       insert into service_level_marks (conversation_id) select id from conversations_in`.execute(db());
-    expect(await insights().recomputeMarked()).toBe(count);
+    expect(await insights().recomputeMarked()).toEqual({ conversations: count, counted: 0 });
     const rows = await db().selectFrom('conversationServiceLevels').select((eb) => eb.fn.countAll<number>().as('n')).where('clientId', '=', client.id).executeTakeFirstOrThrow();
     expect(Number(rows.n)).toBe(count);
     const [day] = await insights().dailyRollups({ clientId: client.id }, { from: '2026-02-11', to: '2026-02-11' });
@@ -566,13 +566,117 @@ describe.each(ENGINES)('service levels (%s)', (engine) => {
     }
     release();
     await message;
-    expect(await recompute).toBe(1);
+    expect(await recompute).toEqual({ conversations: 1, counted: 0 });
     expect(await level(conversationId)).toMatchObject({ customerMessages: 1 });
-    expect(await db().selectFrom('serviceLevelMarks').select('conversationId').where('conversationId', '=', conversationId).execute()).toHaveLength(1);
+    // The mark stays, asking for a recompute from the facts (its message may or may not have been read).
+    expect(await db().selectFrom('serviceLevelMarks').select(['conversationId', 'recompute']).where('conversationId', '=', conversationId).execute()).toEqual([
+      { conversationId, recompute: true },
+    ]);
     // The next recompute counts the message and clears the mark.
-    expect(await insights().recomputeMarked()).toBe(1);
+    expect(await insights().recomputeMarked()).toEqual({ conversations: 1, counted: 0 });
     expect(await level(conversationId)).toMatchObject({ customerMessages: 2 });
     expect(await db().selectFrom('serviceLevelMarks').selectAll().where('conversationId', '=', conversationId).execute()).toEqual([]);
+  });
+
+  it('parley_insights_mark: a customer’s or the AI’s message counts itself, anything else asks for a recompute', async () => {
+    const client = await createTestClient(app);
+    const channel = await createTestChannel(app, { clientId: client.id, kind: 'api' });
+    const [plain, person, created] = await Promise.all(
+      [0, 1, 2].map((n) => seed(channel, { createdAt: `2026-02-13T0${n}:00:00Z` }, [{ at: `2026-02-13T0${n}:00:00Z`, sender: 'customer' }])),
+    );
+    const mark = async (payloads: readonly object[]) => sql`select parley_insights_mark(${JSON.stringify(payloads)}::jsonb)`.execute(db());
+    const marks = () =>
+      db()
+        .selectFrom('serviceLevelMarks')
+        .select(['conversationId', 'version', 'recompute', 'customerMessages', 'aiReplies'])
+        .where('conversationId', 'in', [plain!, person!, created!])
+        .execute();
+    await mark([
+      { conversationId: plain, direction: 'inbound', senderType: 'customer' },
+      { conversationId: plain, direction: 'outbound', senderType: 'ai' },
+      { conversationId: plain, direction: 'inbound', senderType: 'customer' },
+      { conversationId: person, direction: 'outbound', senderType: 'agent' },
+      { conversationId: created },
+    ]);
+    const byId = async () => new Map((await marks()).map((m) => [m.conversationId, { ...m, version: Number(m.version) }]));
+    let now = await byId();
+    expect(now.get(plain!)).toMatchObject({ version: 0, recompute: false, customerMessages: 2, aiReplies: 1 });
+    expect(now.get(person!)).toMatchObject({ recompute: true, customerMessages: 0, aiReplies: 0 });
+    expect(now.get(created!)).toMatchObject({ recompute: true });
+    // Marked again: the counts add up; a satisfaction answer (no direction) asks for a recompute.
+    await mark([{ conversationId: plain, direction: 'inbound', senderType: 'customer' }]);
+    expect((await byId()).get(plain!)).toMatchObject({ version: 1, recompute: false, customerMessages: 3, aiReplies: 1 });
+    await mark([{ conversationId: plain }]);
+    now = await byId();
+    expect(now.get(plain!)).toMatchObject({ version: 2, recompute: true, customerMessages: 3, aiReplies: 1 });
+    await insights().recomputeMarked();
+    expect(await marks()).toEqual([]);
+    // Recomputed from the facts: the seeded message, not the counts the test marked.
+    expect(await level(plain!)).toMatchObject({ customerMessages: 1, aiReplies: 0 });
+  });
+
+  it('a plain message only adds to its row: the same row and rollup as a recompute from the facts', async () => {
+    const delayed = await createTestApp(engine, { insightsBatchDelayMs: 60_000 });
+    try {
+      const client = await createTestClient(delayed);
+      const channel = await createTestChannel(delayed, { clientId: client.id, kind: 'webchat' });
+      const messaging = delayed.services.messaging;
+      const service = delayed.services.insights;
+      const row = async (id: string) => {
+        const found = await service.findServiceLevel(STAFF, id);
+        if (!found) throw new Error('no row');
+        const { updatedAt: _updatedAt, ...rest } = found;
+        return rest;
+      };
+      const rollups = async () => {
+        const day = new Date().toISOString().slice(0, 10);
+        return service.dailyRollups({ clientId: client.id }, { from: day, to: day });
+      };
+
+      // A new conversation: recomputed. Its next customer message only counts.
+      const first = await messaging.recordInbound(channel, customerText('visitor-counts', 'Hello, where is my order?'));
+      expect(await service.recomputeMarked()).toEqual({ conversations: 1, counted: 0 });
+      const second = await messaging.recordInbound(channel, customerText('visitor-counts', 'Hello?'));
+      expect(await service.recomputeMarked()).toEqual({ conversations: 1, counted: 1 });
+      expect(await row(first.conversationId)).toMatchObject({ customerMessages: 2, firstResponseAt: null });
+
+      // The AI's first answer sets the first response: recomputed.
+      expect(await messaging.sendAgentReply(first.conversationId, second.messageId, { text: 'It ships today.', senderType: 'ai', senderId: null })).not.toBeNull();
+      expect(await service.recomputeMarked()).toEqual({ conversations: 1, counted: 0 });
+      const answered = await row(first.conversationId);
+      expect(answered).toMatchObject({ firstResponder: 'ai', customerMessages: 2, aiReplies: 1 });
+
+      // After it, the customer's and the AI's messages only count — several in one mark.
+      const more = await messaging.recordInbound(channel, customerText('visitor-counts', 'Which courier?'));
+      expect(await messaging.sendAgentReply(first.conversationId, more.messageId, { text: 'The usual one.', senderType: 'ai', senderId: null })).not.toBeNull();
+      await messaging.recordInbound(channel, customerText('visitor-counts', 'Thanks'));
+      expect(await service.recomputeMarked()).toEqual({ conversations: 1, counted: 1 });
+      const counted = await row(first.conversationId);
+      expect(counted).toEqual({ ...answered, customerMessages: 4, aiReplies: 2 });
+      const [day] = await rollups();
+      expect(day).toMatchObject({ conversations: 1, answered: 1, messages: 6 });
+
+      // A recompute from the facts finds the same row, and moves the day by nothing.
+      await service.refresh([first.conversationId]);
+      expect(await row(first.conversationId)).toEqual(counted);
+      expect(await rollups()).toEqual([day]);
+
+      // A person's reply is recomputed (it may change who the conversation counts for).
+      await messaging.sendMessage(first.conversationId, { text: 'Let me check.', senderType: 'agent', senderId: null }, { kind: 'automation', automationId: randomUUID() });
+      expect(await service.recomputeMarked()).toEqual({ conversations: 1, counted: 0 });
+      expect(await row(first.conversationId)).toMatchObject({ personReplies: 1, aiReplies: 2, customerMessages: 4 });
+
+      // A recompute from the facts before the pass (a hand-off's or resolution's job): the counts
+      // it read are not added again.
+      await messaging.recordInbound(channel, customerText('visitor-counts', 'Any news?'));
+      await service.refresh([first.conversationId]);
+      expect(await service.recomputeMarked()).toEqual({ conversations: 0, counted: 0 });
+      expect(await row(first.conversationId)).toMatchObject({ customerMessages: 5, aiReplies: 2, personReplies: 1 });
+      expect(await rollups()).toEqual([{ ...day, messages: 8 }]);
+      expect(await sumsOfRows(client.id, delayed)).toEqual(withoutClient(await rollups()));
+    } finally {
+      await delayed.destroy();
+    }
   });
 
   it('INSIGHTS_UPKEEP=off: the events queue no job (the bench measures the upkeep against it), queued jobs still run', async () => {

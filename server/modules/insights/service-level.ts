@@ -175,11 +175,34 @@ const SUMMED = [
   'satisfied',
 ] as const satisfies readonly (keyof DayShare)[];
 
+/** What messages added to a row's counts (without a recompute) add to its day's rollup: only messages. */
+export function countedShare(counted: { clientId: string; createdAt: Date; customerMessages: number; aiReplies: number }): DayShare {
+  return {
+    clientId: counted.clientId,
+    day: counted.createdAt.toISOString().slice(0, 10),
+    conversations: 0,
+    answered: 0,
+    firstResponseSecondsSum: 0,
+    firstResponseBusinessSecondsSum: 0,
+    resolved: 0,
+    resolutionSecondsSum: 0,
+    resolutionBusinessSecondsSum: 0,
+    automated: 0,
+    handedOff: 0,
+    handoffs: 0,
+    reopenings: 0,
+    messages: counted.customerMessages + counted.aiReplies,
+    ratings: 0,
+    ratingSum: 0,
+    satisfied: 0,
+  };
+}
+
 /**
  * What replacing rows changes in their days' rollups: per (client, day), the new rows' shares
- * minus the old ones'; days where nothing moved are left out.
+ * minus the old ones', plus any `added` shares (counts added to rows); days where nothing moved are left out.
  */
-export function dayChanges(changes: readonly { before: ServiceLevel | undefined; after: ServiceLevel }[]): DayShare[] {
+export function dayChanges(changes: readonly { before: ServiceLevel | undefined; after: ServiceLevel }[], added: readonly DayShare[] = []): DayShare[] {
   const days = new Map<string, DayShare>();
   const add = (share: DayShare) => {
     const key = `${share.clientId}:${share.day}`;
@@ -191,5 +214,6 @@ export function dayChanges(changes: readonly { before: ServiceLevel | undefined;
     if (before) add(dayShare(before, -1));
     add(dayShare(after));
   }
+  for (const share of added) add({ ...share });
   return [...days.values()].filter((day) => SUMMED.some((field) => day[field] !== 0));
 }
