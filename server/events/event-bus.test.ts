@@ -194,6 +194,21 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
     expect(() => bus.subscribe({ event: 'conversation.created', job, keys: ['conversationId'], collect: 'f', withEvent: true })).toThrow(/not with withEvent/u);
   });
 
+  it('asks for local slots only for jobs a publication may claim: not a delayed, coalesced or collected subscription’s', () => {
+    const job = (name: string) => defineJob({ name: `test.slots-${name}`, payload: z.object({}) });
+    const [now, delayed, coalesced, collected] = [job('now'), job('delayed'), job('coalesced'), job('collected')];
+    const bus = new EventBus(database, logger, { jobChannel: 'x' });
+    bus.subscribe({ event: 'conversation.created', job: now, keys: [] });
+    bus.subscribe({ event: 'conversation.created', job: delayed, keys: [], delayMs: 1000 });
+    bus.subscribe({ event: 'message.created', job: coalesced, keys: [], coalesce: 'conversationId' });
+    bus.subscribe({ event: 'message.created', job: collected, keys: ['conversationId'], collect: 'parley_insights_mark', delayMs: 1000 });
+    bus.subscribe({ event: 'message.created', job: now, keys: [] });
+    expect(bus.jobsFor(['conversation.created', 'message.created']).map((j) => j.name)).toEqual([now.name]);
+    expect(bus.jobsFor(['message.created']).map((j) => j.name)).toEqual([now.name]);
+    // The subscriptions themselves are all published.
+    expect(bus.publishContext.subscriptions.map((s) => s.job)).toEqual([now.name, delayed.name, coalesced.name, collected.name, now.name]);
+  });
+
   it.each([
     ['a delayed job', { delayMs: 500 }],
     ['a coalesced job', { coalesceKey: 'x' }],

@@ -131,9 +131,14 @@ export class EventBus {
       if (!/^[a-z_][a-z0-9_]*$/u.test(subscription.collect)) throw new Error(`collect: "${subscription.collect}" is not a function name`);
       if (subscription.withEvent || subscription.coalesce) throw new Error('collect: not with withEvent or coalesce');
     }
-    const definitions = this.#definitions.get(subscription.event) ?? [];
-    if (!definitions.includes(subscription.job)) definitions.push(subscription.job);
-    this.#definitions.set(subscription.event, definitions);
+    // Only a job that may be claimed where it is inserted is worth a local slot: a delayed,
+    // coalesced or collected one never is (parley_insert_jobs), and a slot reserved for it would
+    // only be held from the jobs that are, until the publication ends.
+    if (Math.round(subscription.delayMs ?? 0) <= 0 && !subscription.coalesce && !subscription.collect) {
+      const definitions = this.#definitions.get(subscription.event) ?? [];
+      if (!definitions.includes(subscription.job)) definitions.push(subscription.job);
+      this.#definitions.set(subscription.event, definitions);
+    }
     this.#subscriptions.push({
       event: subscription.event,
       where: { ...subscription.where },
@@ -149,7 +154,10 @@ export class EventBus {
     });
   }
 
-  /** The jobs that subscriptions to these events may enqueue (to reserve local slots for). */
+  /**
+   * The jobs that subscriptions to these events may enqueue and claim at once (to reserve local
+   * slots for): not those of a delayed, coalesced or collected subscription.
+   */
   jobsFor(names: readonly DomainEventName[]): JobDefinition[] {
     return [...new Set(names.flatMap((name) => this.#definitions.get(name) ?? []))];
   }

@@ -183,14 +183,14 @@ export class InsightsService {
     let conversations = 0;
     let counted = 0;
     for (;;) {
-      const batch: string[] = await this.deps.db.transaction().execute(async (trx) => {
+      const batch: { ids: string[]; counted: number } = await this.deps.db.transaction().execute(async (trx) => {
         const ids = await this.#repository.marks(trx, after, BATCH_LIMIT);
-        counted += await this.#refreshIn(trx, ids, [], { counts: true });
-        return ids;
+        return { ids, counted: await this.#refreshIn(trx, ids, [], { counts: true }) };
       });
-      conversations += batch.length;
-      const last = batch.at(-1);
-      if (batch.length < BATCH_LIMIT || !last) return { conversations, counted };
+      conversations += batch.ids.length;
+      counted += batch.counted;
+      const last = batch.ids.at(-1);
+      if (batch.ids.length < BATCH_LIMIT || !last) return { conversations, counted };
       after = last;
     }
   }
