@@ -195,14 +195,15 @@ describe.each(ENGINES)('event bus: delayed and coalesced subscriptions (%s)', (e
   });
 
   it('asks for local slots only for jobs a publication may claim: not a delayed, coalesced or collected subscription’s', () => {
-    const job = (name: string) => defineJob({ name: `test.slots-${name}`, payload: z.object({}) });
-    const [now, delayed, coalesced, collected] = [job('now'), job('delayed'), job('coalesced'), job('collected')];
+    const job = (name: string) => defineJob({ name: `test.slots-${name}`, payload: z.object({ conversationId: z.string() }) });
+    const [now, delayed, coalesced] = [job('now'), job('delayed'), job('coalesced')];
+    const collected = defineJob({ name: 'test.slots-collected', payload: z.object({}) });
     const bus = new EventBus(database, logger, { jobChannel: 'x' });
-    bus.subscribe({ event: 'conversation.created', job: now, keys: [] });
-    bus.subscribe({ event: 'conversation.created', job: delayed, keys: [], delayMs: 1000 });
-    bus.subscribe({ event: 'message.created', job: coalesced, keys: [], coalesce: 'conversationId' });
+    bus.subscribe({ event: 'conversation.created', job: now, keys: ['conversationId'] });
+    bus.subscribe({ event: 'conversation.created', job: delayed, keys: ['conversationId'], delayMs: 1000 });
+    bus.subscribe({ event: 'message.created', job: coalesced, keys: ['conversationId'], coalesce: 'conversationId' });
     bus.subscribe({ event: 'message.created', job: collected, keys: ['conversationId'], collect: 'parley_insights_mark', delayMs: 1000 });
-    bus.subscribe({ event: 'message.created', job: now, keys: [] });
+    bus.subscribe({ event: 'message.created', job: now, keys: ['conversationId'] });
     expect(bus.jobsFor(['conversation.created', 'message.created']).map((j) => j.name)).toEqual([now.name]);
     expect(bus.jobsFor(['message.created']).map((j) => j.name)).toEqual([now.name]);
     // The subscriptions themselves are all published.

@@ -35,6 +35,7 @@ import * as adminSettings from './0036-admin-settings';
 import * as billing from './0037-billing';
 import * as serviceLevelMarks from './0038-service-level-marks';
 import * as countedMarks from './0039-counted-marks';
+import * as serviceLevelFillfactor from './0040-service-level-fillfactor';
 
 /** Every migration, in order. Names never change once released. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0037-billing': billing,
   '0038-service-level-marks': serviceLevelMarks,
   '0039-counted-marks': countedMarks,
+  '0040-service-level-fillfactor': serviceLevelFillfactor,
 };

@@ -152,31 +152,27 @@ export class InsightsRepository {
    * The marks of these conversations that only count plain messages, where the conversation's row
    * already holds everything such messages could change — its customer's first message (for a
    * customer's), its first answer (for the AI's), and no resolution (a resolved conversation's
-   * messages are recomputed) — added to the row's counts and cleared. The marks are locked first
-   * (a message marking one meanwhile waits, then marks it anew). Resolves with what was added;
+   * messages are recomputed) — deleted, and their counts added to the rows, in one statement.
+   * A message marking one meanwhile is waited for, and then its counts are the ones deleted and
+   * added (or, once this commits, it marks the conversation anew). Resolves with what was added;
    * the day rollups are the caller's (`addToDays`).
    */
   async addCounts(trx: Db, conversationIds: readonly string[]): Promise<CountedMark[]> {
     if (conversationIds.length === 0) return [];
     const { rows } = await sql<{ conversationId: string; clientId: string; createdAt: Date | string; customerMessages: number; aiReplies: number }>`
-      select m.conversation_id, s.client_id, s.created_at, m.customer_messages, m.ai_replies
-      from service_level_marks m
-      join conversation_service_levels s on s.conversation_id = m.conversation_id
-      where m.conversation_id = any(${[...conversationIds]}::uuid[]) and not m.recompute and s.resolved_at is null
-        and (m.customer_messages = 0 or s.first_inbound_at is not null)
-        and (m.ai_replies = 0 or s.first_response_at is not null)
-      for update of m`.execute(trx);
-    if (rows.length === 0) return [];
-    await sql`
-      with t as (
-        select * from unnest(${rows.map((r) => r.conversationId)}::uuid[], ${rows.map((r) => r.customerMessages)}::int[],
-          ${rows.map((r) => r.aiReplies)}::int[]) as t(conversation_id, customer_messages, ai_replies)
-      ), cleared as (
-        delete from service_level_marks m using t where m.conversation_id = t.conversation_id
+      with taken as (
+        delete from service_level_marks m using conversation_service_levels s
+        where m.conversation_id = any(${[...conversationIds]}::uuid[]) and s.conversation_id = m.conversation_id
+          and not m.recompute and s.resolved_at is null
+          and (m.customer_messages = 0 or s.first_inbound_at is not null)
+          and (m.ai_replies = 0 or s.first_response_at is not null)
+        returning m.conversation_id, s.client_id, s.created_at, m.customer_messages, m.ai_replies
+      ), added as (
+        update conversation_service_levels s set customer_messages = s.customer_messages + t.customer_messages,
+          ai_replies = s.ai_replies + t.ai_replies, updated_at = statement_timestamp()
+        from taken t where s.conversation_id = t.conversation_id and (t.customer_messages > 0 or t.ai_replies > 0)
       )
-      update conversation_service_levels s set customer_messages = s.customer_messages + t.customer_messages,
-        ai_replies = s.ai_replies + t.ai_replies, updated_at = statement_timestamp()
-      from t where s.conversation_id = t.conversation_id and (t.customer_messages > 0 or t.ai_replies > 0)`.execute(trx);
+      select * from taken`.execute(trx);
     return rows.map((row) => ({
       conversationId: row.conversationId,
       clientId: row.clientId,
