@@ -131,15 +131,7 @@ export class EventBus {
       if (!/^[a-z_][a-z0-9_]*$/u.test(subscription.collect)) throw new Error(`collect: "${subscription.collect}" is not a function name`);
       if (subscription.withEvent || subscription.coalesce) throw new Error('collect: not with withEvent or coalesce');
     }
-    // Only a job that may be claimed where it is inserted is worth a local slot: a delayed,
-    // coalesced or collected one never is (parley_insert_jobs), and a slot reserved for it would
-    // only be held from the jobs that are, until the publication ends.
-    if (Math.round(subscription.delayMs ?? 0) <= 0 && !subscription.coalesce && !subscription.collect) {
-      const definitions = this.#definitions.get(subscription.event) ?? [];
-      if (!definitions.includes(subscription.job)) definitions.push(subscription.job);
-      this.#definitions.set(subscription.event, definitions);
-    }
-    this.#subscriptions.push({
+    const stored: StoredSubscription = {
       event: subscription.event,
       where: { ...subscription.where },
       unlessPerformedBy: [...(subscription.unlessPerformedBy ?? [])],
@@ -151,7 +143,16 @@ export class EventBus {
       delayMs: Math.max(0, Math.round(subscription.delayMs ?? 0)),
       coalesce: subscription.coalesce ?? null,
       collect: subscription.collect ?? null,
-    });
+    };
+    this.#subscriptions.push(stored);
+    // Only a job that may be claimed where it is inserted is worth a local slot: a delayed,
+    // coalesced or collected one never is (parley_insert_jobs), and a slot reserved for it would
+    // only be held from the jobs that are, until the publication ends.
+    if (stored.delayMs === 0 && stored.coalesce === null && stored.collect === null) {
+      const definitions = this.#definitions.get(stored.event) ?? [];
+      if (!definitions.includes(subscription.job)) definitions.push(subscription.job);
+      this.#definitions.set(stored.event, definitions);
+    }
   }
 
   /**

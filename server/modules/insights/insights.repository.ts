@@ -13,7 +13,7 @@ import type { OpeningHours } from '../../../common/business-time';
 import type { Db } from '../../db/database';
 import type { ChannelKind, ConversationServiceLevelsTable, ConversationStatus, HandledBy, ServiceLevelEventKind } from '../../db/schema';
 import type { JobCompletion } from '../../jobs/define-job';
-import type { DayShare, ServiceLevel, ServiceLevelFacts } from './service-level';
+import type { CountedMark, DayShare, ServiceLevel, ServiceLevelFacts } from './service-level';
 import type { UnmatchedQuestion } from './unmatched-topics';
 
 /** A (client, UTC day) whose rollup is recomputed. */
@@ -82,15 +82,6 @@ interface FactsRow {
 export interface ServiceLevelMark {
   conversationId: string;
   version: string;
-}
-
-/** Plain messages a mark counted, added to the conversation's row (`addCounts`). */
-export interface CountedMark {
-  conversationId: string;
-  clientId: string;
-  createdAt: Date;
-  customerMessages: number;
-  aiReplies: number;
 }
 
 export class InsightsRepository {

@@ -125,7 +125,7 @@ export class InsightsService {
     const job = serviceLevelJob;
     const delayMs = this.deps.batchDelayMs ?? BATCH_DELAY_MS;
     if (options.upkeep ?? true) {
-      // Creation and messages only ask for a recompute: they mark the conversation, and one queued
+      // Creation, messages and satisfaction answers mark the conversation, and one queued
       // recompute job takes every mark (a mark is one small row; a job per message was three
       // writes to `jobs` and its indexes).
       const collect = 'parley_insights_mark';

@@ -175,27 +175,19 @@ const SUMMED = [
   'satisfied',
 ] as const satisfies readonly (keyof DayShare)[];
 
-/** What messages added to a row's counts (without a recompute) add to its day's rollup: only messages. */
-export function countedShare(counted: { clientId: string; createdAt: Date; customerMessages: number; aiReplies: number }): DayShare {
-  return {
-    clientId: counted.clientId,
-    day: counted.createdAt.toISOString().slice(0, 10),
-    conversations: 0,
-    answered: 0,
-    firstResponseSecondsSum: 0,
-    firstResponseBusinessSecondsSum: 0,
-    resolved: 0,
-    resolutionSecondsSum: 0,
-    resolutionBusinessSecondsSum: 0,
-    automated: 0,
-    handedOff: 0,
-    handoffs: 0,
-    reopenings: 0,
-    messages: counted.customerMessages + counted.aiReplies,
-    ratings: 0,
-    ratingSum: 0,
-    satisfied: 0,
-  };
+/** Plain messages a mark counted, added to the conversation's row without a recompute (InsightsRepository.addCounts). */
+export interface CountedMark {
+  conversationId: string;
+  clientId: string;
+  createdAt: Date;
+  customerMessages: number;
+  aiReplies: number;
+}
+
+/** What a counted mark adds to its day's rollup: only messages. */
+export function countedShare(counted: CountedMark): DayShare {
+  const zeros = Object.fromEntries(SUMMED.map((field) => [field, 0])) as Record<(typeof SUMMED)[number], number>;
+  return { ...zeros, clientId: counted.clientId, day: counted.createdAt.toISOString().slice(0, 10), messages: counted.customerMessages + counted.aiReplies };
 }
 
 /**
