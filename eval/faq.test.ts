@@ -156,7 +156,7 @@ describe('FAQ-sized scoring', () => {
     // Hybrid: every question at or above the threshold is answered without the LLM — at 0.7 the good
     // episode's 180 paraphrases and 150 other-intent questions of 480, the silent one's none.
     expect(at.withoutLlm.mean).toBeCloseTo(330 / 480 / 2, 10);
-    const run = { validation: false, episodes: 2, pools: [], settings: [s], seconds: 0 };
+    const run = { validation: false, titles: true, episodes: 2, pools: [], settings: [s], seconds: 0 };
     expect(faqHybridLines(run, 1)).toEqual([
       'Hybrid (embedded first), P, k = 1 @0.8: questions answered without calling the LLM — 25.0 ± 35.4 % of the paraphrases (error 0.0 %), 25.0 ± 35.4 % of all questions including the unanswerable ones',
     ]);
