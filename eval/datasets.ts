@@ -127,19 +127,3 @@ export function carvePerLabel(examples: readonly Example[], perLabel: number, se
   }
   return [keep, held];
 }
-
-/**
- * The training questions a word metric (server/.../word-metric.ts) may learn from, never a test
- * split and never the dataset being measured: `'both'` is what the engine ships (BANKING77
- * train.csv, CLINC150 train and val); `'banking'` / `'clinc'` name the dataset LEFT OUT, for
- * measuring that dataset's episodes with a metric that never saw its intents.
- */
-export function wordMetricQuestions(without: 'banking' | 'clinc' | 'none'): Example[] {
-  const out: Example[] = [];
-  if (without !== 'banking') out.push(...loadBanking77().train.map((e) => ({ text: e.text, label: `banking:${e.label}` })));
-  if (without !== 'clinc') {
-    const clinc = loadClinc150();
-    out.push(...[...clinc.train, ...clinc.val].map((e) => ({ text: e.text, label: `clinc:${e.label}` })));
-  }
-  return out;
-}

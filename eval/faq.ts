@@ -17,11 +17,9 @@
  * all of them in every episode).
  */
 import { expectedCalibrationError } from '../server/modules/agents/engines/embedded/calibration';
-import { type EmbeddedModelContext, type EmbeddedTrainOverrides, trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
-import { fitWordMetric, type WordMetric } from '../server/modules/agents/engines/embedded/word-metric';
-import { defaultWordVectors } from '../server/modules/agents/engines/embedded/word-vectors';
+import { type EmbeddedTrainOverrides, trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { createRandom, shuffle } from '../server/modules/agents/engines/embedded/random';
-import { carvePerLabel, type Example, loadBanking77, loadClinc150, toEntries, wordMetricQuestions } from './datasets';
+import { carvePerLabel, type Example, loadBanking77, loadClinc150, toEntries } from './datasets';
 import { answeredAt, DEFAULT_THRESHOLD, pct, THRESHOLDS } from './metrics';
 
 export const FAQ_INTENTS = 15;
@@ -280,24 +278,6 @@ export function loadFaqPools(validation: boolean, only?: ReadonlySet<string>): F
   return pools;
 }
 
-const heldOutMetrics = new Map<string, WordMetric | null>();
-
-/**
- * The model context for one pool's episodes: the small-knowledge-base path's word metric fitted
- * WITHOUT that dataset (eval/datasets.ts wordMetricQuestions), so no figure is measured with a
- * metric that saw its intents (the engine ships one fitted on both). Fitted once per process.
- */
-export function faqContextFor(poolId: string): EmbeddedModelContext {
-  if (process.env.FAQ_WORD_METRIC === 'shipped') return {};
-  let metric = heldOutMetrics.get(poolId);
-  if (metric === undefined) {
-    const vectors = defaultWordVectors();
-    metric = vectors && process.env.FAQ_WORD_METRIC !== 'off' ? fitWordMetric(vectors, wordMetricQuestions(poolId === 'banking' ? 'banking' : 'clinc')) : null;
-    heldOutMetrics.set(poolId, metric);
-  }
-  return { faqWordMetric: metric };
-}
-
 export interface FaqRun {
   validation: boolean;
   /** Whether the entries had titles (entryTitle) as their answer texts. */
@@ -327,7 +307,7 @@ export function runFaqProtocol(
       for (let seed = 1; seed <= episodes; seed++) {
         const episode = sampleEpisode(pool, seed, { intents: FAQ_INTENTS, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
         const t0 = performance.now();
-        const model = trainEmbeddedModel(toEntries(episode.faq, titles ? entryTitle : undefined), overrides, faqContextFor(pool.id));
+        const model = trainEmbeddedModel(toEntries(episode.faq, titles ? entryTitle : undefined), overrides);
         trainMs.push(performance.now() - t0);
         scores.push(scoreEpisode((text) => model.predict(text), episode));
       }

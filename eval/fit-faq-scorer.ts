@@ -50,7 +50,7 @@ import {
 } from '../server/modules/agents/engines/embedded/faq-scorer';
 import { trainEmbeddedModel } from '../server/modules/agents/engines/embedded/model';
 import { toEntries } from './datasets';
-import { entryTitle, faqContextFor, FAQ_INTENTS, FAQ_KS, FAQ_OTHER_INTENT, FAQ_OUT_OF_SCOPE, loadFaqPools, sampleEpisode } from './faq';
+import { entryTitle, FAQ_INTENTS, FAQ_KS, FAQ_OTHER_INTENT, FAQ_OUT_OF_SCOPE, loadFaqPools, sampleEpisode } from './faq';
 
 /** Total weight of the unanswerable questions in the confidence fit, as a share of the paraphrases'. */
 const UNANSWERABLE_SHARE = Number(process.env.UNANSWERABLE_SHARE ?? 0.25);
@@ -102,7 +102,7 @@ function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly 
       for (const { intents, k } of shapesOf(seed)) {
         const episode = sampleEpisode(pool, seed, { intents, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
         // With titles (eval/faq.ts entryTitle) as the answer texts; withoutAnswers() gives the same episode without them.
-        const model = trainEmbeddedModel(toEntries(episode.faq, entryTitle), undefined, faqContextFor(pool.id));
+        const model = trainEmbeddedModel(toEntries(episode.faq, entryTitle));
         if (!model.smallKnowledgeBase) throw new Error('the FAQ episode did not take the small-knowledge-base path');
         const index = new Map(model.labels.map((label, i) => [label, i]));
         const knowledgeBase = model.knowledgeBaseStats!;

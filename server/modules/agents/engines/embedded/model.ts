@@ -18,7 +18,6 @@ import { extractFeatures, type FeatureCounts, hashStrings, SpellingCorrector, ty
 import { packRows, type SparseVector, Vectorizer, type VectorizerOptions } from './vectorizer';
 import { DenseFeaturizer, defaultWordVectors, type WordVectors } from './word-vectors';
 import { FaqScorer } from './faq-scorer';
-import { shippedWordMetric, type WordMetric, withWordMetric } from './word-metric';
 
 export type ClassifierKind = 'softmax' | 'svm';
 
@@ -91,11 +90,9 @@ export interface EmbeddedTrainOptions {
    * The small-knowledge-base path (faq-scorer.ts, format v5): with `classifier: 'auto'` and fewer
    * than `belowQuestionsPerEntry` example questions per entry on average, entries are scored by
    * similarity (plus the softmax) and the confidence comes from a calibration model fitted offline
-   * on validation data; `wordVectors`: use the pre-trained word vectors there; `wordMetric`: see
-   * them through the learned metric (word-metric.ts; absent in models stored before it, which load
-   * without it). null = never.
+   * on validation data; `wordVectors`: use the pre-trained word vectors there. null = never.
    */
-  faq: { belowQuestionsPerEntry: number; wordVectors: boolean; wordMetric?: boolean } | null;
+  faq: { belowQuestionsPerEntry: number; wordVectors: boolean } | null;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
@@ -112,7 +109,7 @@ export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
   classBalanced: true,
   augmentCopies: 0,
   calibration: { folds: 5, holdoutAbove: 3000, holdoutFraction: 0.2, prior: [1.1, 1, 1.5], priorStrength: 2, outOfScopeWeight: 0.2, outOfScopeCap: 20 },
-  faq: { belowQuestionsPerEntry: 6, wordVectors: true, wordMetric: true },
+  faq: { belowQuestionsPerEntry: 6, wordVectors: true },
 };
 
 export type EmbeddedTrainOverrides = Partial<Omit<EmbeddedTrainOptions, 'features' | 'svm' | 'calibration' | 'faq'>> & {
@@ -313,16 +310,7 @@ export function answerEvidence(answer: string): string {
 }
 
 /** The similarity scorer over a trained softmax classifier and its training questions (fitted on those alone), with the entries' answer texts as extra evidence. */
-function faqScorerOf(
-  classifier: Classifier,
-  items: readonly Labelled[],
-  classes: number,
-  features: FeatureCache,
-  raw: WordVectors | null,
-  answers: readonly string[],
-  metric: WordMetric | null,
-): FaqScorer {
-  const vectors = raw && withWordMetric(raw, metric);
+function faqScorerOf(classifier: Classifier, items: readonly Labelled[], classes: number, features: FeatureCache, vectors: WordVectors | null, answers: readonly string[]): FaqScorer {
   const examples: SparseVector[][] = Array.from({ length: classes }, () => []);
   const texts: string[][] = Array.from({ length: classes }, () => []);
   for (const item of items) {
@@ -334,8 +322,7 @@ function faqScorerOf(
     const text = answerEvidence(answers[c] ?? '');
     return { text, vector: text ? classifier.vectorizer.transformCounts(features.get(text)) : null };
   });
-  const wordUnits = process.env.FAQ_METRIC_SCOPE === 'dense' ? raw : vectors;
-  return new FaqScorer(classifier.vectorizer, classifier.linear, examples, texts, dense, dense ? wordUnits : null, evidence);
+  return new FaqScorer(classifier.vectorizer, classifier.linear, examples, texts, dense, dense ? vectors : null, evidence);
 }
 
 /** The classifier `options.classifier` asks for; 'auto' decides by the mean number of questions per entry. */
@@ -466,7 +453,6 @@ function heldOutSamples(
   vectors: WordVectors | null,
   faq = false,
   answers: readonly string[] = [],
-  metric: WordMetric | null = null,
 ): HeldOutSample[] {
   if (items.length < 2 || classes < 1) return [];
   const random = createRandom(options.seed + 101);
@@ -478,7 +464,7 @@ function heldOutSamples(
     if (!train.length) continue;
     const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors);
     // An entry left out of the fold plays an unknown topic: its answer is left out too.
-    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors, answers.map((a, c) => (entryFold[c] === f ? '' : a)), metric) : null;
+    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors, answers.map((a, c) => (entryFold[c] === f ? '' : a))) : null;
     items.forEach((item, i) => {
       const left = entryFold[item.label] === f;
       if (fold[i] !== f && !left) return;
@@ -585,24 +571,10 @@ export function trainingFingerprint(entries: readonly KnowledgeEntry[], options:
 /** Where the word vectors come from: by default the process's packaged ones (`defaultWordVectors`), loaded when first needed. */
 export interface EmbeddedModelContext {
   wordVectors?: WordVectors | null;
-  /**
-   * The small-knowledge-base path's word metric when `options.faq.wordMetric` asks for one: by
-   * default the shipped one (word-metric.ts). The evaluation passes one fitted without the dataset
-   * it measures; null = none.
-   */
-  faqWordMetric?: WordMetric | null;
 }
 
-interface Sources {
-  wordVectors: () => WordVectors | null;
-  faqWordMetric: () => WordMetric | null;
-}
-
-function sourcesOf(context: EmbeddedModelContext): Sources {
-  return {
-    wordVectors: () => (context.wordVectors !== undefined ? context.wordVectors : defaultWordVectors()),
-    faqWordMetric: () => (context.faqWordMetric !== undefined ? context.faqWordMetric : shippedWordMetric()),
-  };
+function wordVectorsOf(context: EmbeddedModelContext): () => WordVectors | null {
+  return () => (context.wordVectors !== undefined ? context.wordVectors : defaultWordVectors());
 }
 
 export function trainEmbeddedModel(entries: readonly KnowledgeEntry[], overrides?: EmbeddedTrainOverrides, context: EmbeddedModelContext = {}): EmbeddedModel {
@@ -614,7 +586,7 @@ export function trainEmbeddedModel(entries: readonly KnowledgeEntry[], overrides
   const questions = usable.map((e) => e.questions);
   // Only the small-knowledge-base path reads the answers; the classifier path stores none.
   const answers = usable.map((e) => answerEvidence(e.answer ?? ''));
-  return buildModel(options, labels, questions, answers, trainingFingerprint(entries, options), null, sourcesOf(context));
+  return buildModel(options, labels, questions, answers, trainingFingerprint(entries, options), null, wordVectorsOf(context));
 }
 
 function buildModel(
@@ -624,7 +596,7 @@ function buildModel(
   answers: readonly string[],
   fingerprint: string,
   saved: { state: SavedState; calibrator: Calibrator; heldOut: HeldOutReport; scorer: SavedScorer | null } | null,
-  sources: Sources,
+  wordVectors: () => WordVectors | null,
 ): EmbeddedModel {
   const items: Labelled[] = questions.flatMap((qs, label) => qs.map((text) => ({ text, label })));
   // Decided once for the whole knowledge base, so the calibration folds use the same classifier.
@@ -634,9 +606,8 @@ function buildModel(
   const vectors =
     labels.length &&
     ((kind === 'svm' && options.svm.wordVectors && (!saved || saved.state.linear.wordVectors)) || (faq && options.faq?.wordVectors && (!saved || saved.scorer?.wordVectors)))
-      ? sources.wordVectors()
+      ? wordVectors()
       : null;
-  const metric = faq && vectors && options.faq?.wordMetric ? sources.faqWordMetric() : null;
   const featurizer = featurizerOf(kind, options, items);
   const features = new FeatureCache(featurizer);
   // The answers are evidence for the small-knowledge-base path only (and stored only with it).
@@ -657,12 +628,12 @@ function buildModel(
     const classifier = new Classifier(vectorizer, kind, linear, scaleOf(kind, options), examplesByClass, dense, vectorsId);
     const scorerVectors = saved.scorer?.wordVectors ?? null;
     if (scorerVectors !== null && vectors?.id !== scorerVectors) throw new Error(`embedded model: word vectors ${scorerVectors} not available`);
-    const scorer = saved.scorer ? faqScorerOf(classifier, items, labels.length, features, scorerVectors === null ? null : vectors, evidence, metric) : null;
+    const scorer = saved.scorer ? faqScorerOf(classifier, items, labels.length, features, scorerVectors === null ? null : vectors, evidence) : null;
     return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, saved.calibrator, saved.heldOut, fingerprint, scorer, scorerVectors);
   }
   // The classifier's vectors: the small-knowledge-base path's softmax has none (its scorer has them).
   const classifierVectors = faq ? null : vectors;
-  const samples = heldOutSamples(items, labels.length, kind, options, features, faq ? vectors : classifierVectors, faq, evidence, metric);
+  const samples = heldOutSamples(items, labels.length, kind, options, features, faq ? vectors : classifierVectors, faq, evidence);
   // The small-knowledge-base path's calibration is fixed (faq-scorer.ts); the held-out samples only report on it.
   const calibrator = faq ? { weights: [...options.calibration.prior] as [number, number, number] } : fitCalibrator(samples, { weights: [...options.calibration.prior] }, options.calibration.priorStrength);
   const inScope = samples.filter((s) => s.weight === undefined);
@@ -676,7 +647,7 @@ function buildModel(
     ),
   };
   const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors);
-  const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors, evidence, metric) : null;
+  const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors, evidence) : null;
   return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
 }
 
@@ -749,7 +720,7 @@ const modelJson = z.object({
     }),
     // Absent before v5: none.
     faq: z
-      .object({ belowQuestionsPerEntry: z.number().min(0), wordVectors: z.boolean(), wordMetric: z.boolean().optional() })
+      .object({ belowQuestionsPerEntry: z.number().min(0), wordVectors: z.boolean() })
       .nullable()
       .optional()
       .transform((v) => v ?? null),
@@ -809,7 +780,7 @@ export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext =
     }
     saved = { state, calibrator: { weights: m.calibrator }, heldOut: m.heldOut, scorer: m.scorer };
   }
-  return buildModel(m.options, m.labels, m.questions, m.answers ?? [], m.fingerprint, saved, sourcesOf(context));
+  return buildModel(m.options, m.labels, m.questions, m.answers ?? [], m.fingerprint, saved, wordVectorsOf(context));
 }
 
 function toBase64(array: Uint32Array | Float32Array): string {
