@@ -339,11 +339,10 @@ function fitClassifier(
   features: FeatureCache,
   seed: number,
   vectors: WordVectors | null,
-  extra: readonly Labelled[] = [],
 ): Classifier {
   const random = createRandom(seed);
   const vectorizer = Vectorizer.fitCounts(
-    (process.env.FAQ_ANSWER_ROWS === 'vocabulary' ? [...items, ...extra] : items).map((item) => features.get(item.text)),
+    items.map((item) => features.get(item.text)),
     vectorizerOptions(kind, options),
   );
   const dense = denseFeaturizerOf(
@@ -352,7 +351,7 @@ function fitClassifier(
     vectors,
     items.map((item) => item.text),
   );
-  const all = [...items, ...augment(items, options.augmentCopies, random), ...extra];
+  const all = [...items, ...augment(items, options.augmentCopies, random)];
   const sparse = all.map((item) => vectorizer.transformCounts(features.get(item.text)));
   const xs = dense ? sparse.map((x, i) => withDense(x, dense.transform(all[i]!.text), vectorizer.dimension)) : sparse;
   const dimension = vectorizer.dimension + (dense ? dense.dimension : 0);
@@ -647,8 +646,7 @@ function buildModel(
       inScope.map((s) => s.correct),
     ),
   };
-  const extraRows = faq && process.env.FAQ_ANSWER_ROWS ? evidence.flatMap((text, label) => (text ? [{ text, label }] : [])) : [];
-  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors, extraRows);
+  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors);
   const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors, evidence) : null;
   return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
 }
