@@ -17,9 +17,9 @@
  *      CONFIDENCE_FEATURES, on the paraphrases (right or wrong) and the unanswerable questions
  *      (wrong by construction), these weighted to UNANSWERABLE_SHARE of the paraphrases' total;
  *   3. the slope above the default threshold (SLOPES), on the paraphrases alone.
- * Every episode's entries have titles (eval/faq.ts entryTitle) as their answer texts, and every
- * fit question is used twice, with the answer features and with them at 0 (the same knowledge base
- * without answer texts), so one set of constants serves knowledge bases with and without them.
+ * Every fit episode is trained twice, with titles (eval/faq.ts entryTitle) as its entries' answer
+ * texts and without any answer text, so one set of constants serves knowledge bases with and
+ * without them (TITLES=on / off fits on one kind only).
  * The same with the word-vector features zeroed gives FAQ_WEIGHTS_NO_VECTORS. Check: seeds 1 … check-episodes
  * (the seeds `npm run eval:agent -- --faq --validation` uses), printed per dataset and k; with
  * --other-shape-episodes=N also seeds 301 … 300 + N of the other shapes (never fitted on).
@@ -44,7 +44,6 @@ import {
   rankEntries,
   type RankingSample,
   topTwo,
-  ANSWER_FEATURES,
   VECTOR_FEATURES,
   VECTOR_STATS,
 } from '../server/modules/agents/engines/embedded/faq-scorer';
@@ -93,7 +92,7 @@ const PROTOCOL_SHAPES: readonly Shape[] = FAQ_KS.map((k) => ({ intents: FAQ_INTE
  */
 const EXTRA_SHAPES: readonly Shape[] = [8, 15, 30].flatMap((intents) => [1, 2, 3, 4, 5].map((k) => ({ intents, k })));
 
-function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly Shape[]): Collected[] {
+function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly Shape[], titles = true): Collected[] {
   const out: Collected[] = [];
   for (const pool of loadFaqPools(true)) {
     const started = performance.now();
@@ -101,8 +100,8 @@ function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly 
     for (const seed of seeds) {
       for (const { intents, k } of shapesOf(seed)) {
         const episode = sampleEpisode(pool, seed, { intents, k, otherIntent: FAQ_OTHER_INTENT, outOfScope: FAQ_OUT_OF_SCOPE });
-        // With titles (eval/faq.ts entryTitle) as the answer texts; withoutAnswers() gives the same episode without them.
-        const model = trainEmbeddedModel(toEntries(episode.faq, entryTitle));
+        // With titles (eval/faq.ts entryTitle) as the answer texts, or without any.
+        const model = trainEmbeddedModel(toEntries(episode.faq, titles ? entryTitle : undefined));
         if (!model.smallKnowledgeBase) throw new Error('the FAQ episode did not take the small-knowledge-base path');
         const index = new Map(model.labels.map((label, i) => [label, i]));
         const knowledgeBase = model.knowledgeBaseStats!;
@@ -112,21 +111,9 @@ function collect(seeds: readonly number[], shapesOf: (seed: number) => readonly 
         episodes++;
       }
     }
-    console.error(`  collected ${pool.id}, ${episodes} episodes (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    console.error(`  collected ${pool.id}, ${episodes} episodes${titles ? '' : ' without titles'} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
   }
   return out;
-}
-
-/**
- * The same questions with the entries' answer texts empty: the answer features at 0 and every other
- * feature unchanged (none of them reads the answers: faq-scorer.ts ANSWER_FEATURES).
- */
-function withoutAnswers(samples: readonly Collected[]): Collected[] {
-  return samples.map((s) => {
-    const features = Float64Array.from(s.features);
-    for (let c = 0; c < features.length / F; c++) for (const j of ANSWER_FEATURES) features[c * F + j] = 0;
-    return { ...s, features };
-  });
 }
 
 function withoutVectors(samples: readonly Collected[]): Collected[] {
@@ -243,37 +230,37 @@ const round = (w: readonly number[]) => `[${w.map((v) => Number(v.toPrecision(5)
 
 function main(): void {
   const fitEpisodes = argOf('fit-episodes', 25);
+  const fitSeeds = Array.from({ length: fitEpisodes }, (_, i) => 101 + i);
   const checkEpisodes = argOf('check-episodes', 10);
   console.error(`Collecting features: fit seeds 101–${100 + fitEpisodes}, check seeds 1–${checkEpisodes} (validation episodes)…`);
   const extraEpisodes = argOf('extra-episodes', 45);
-  const fitSet = [
-    ...collect(
-      Array.from({ length: fitEpisodes }, (_, i) => 101 + i),
-      () => PROTOCOL_SHAPES,
-    ),
-    ...collect(
-      Array.from({ length: extraEpisodes }, (_, i) => 201 + i),
-      (seed) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!],
-    ),
-  ];
-  const checkSet = checkEpisodes > 0 ? collect(Array.from({ length: checkEpisodes }, (_, i) => 1 + i), () => PROTOCOL_SHAPES) : [];
+  const extraSeeds = Array.from({ length: extraEpisodes }, (_, i) => 201 + i);
+  const extraShape = (seed: number) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!];
+  // The same knowledge bases with the entries' titles as answer texts and without any answer text,
+  // each trained as such (with answers, the softmax and the vocabulary learn from them too).
+  const fitSetOf = (titles: boolean) => [...collect(fitSeeds, () => PROTOCOL_SHAPES, titles), ...collect(extraSeeds, extraShape, titles)];
+  const fitSet = TITLES === 'off' ? [] : fitSetOf(true);
+  const fitSetWithout = TITLES === 'on' ? [] : fitSetOf(false);
+  const checkSeeds = Array.from({ length: checkEpisodes }, (_, i) => 1 + i);
+  const checkSet = checkEpisodes > 0 ? collect(checkSeeds, () => PROTOCOL_SHAPES) : [];
+  const checkSetWithout = checkEpisodes > 0 ? collect(checkSeeds, () => PROTOCOL_SHAPES, false) : [];
   // Other shapes on other seeds (never fitted on): does the confidence hold for them too?
   const otherShapes = argOf('other-shape-episodes', 0);
   const otherSet = otherShapes > 0 ? collect(Array.from({ length: otherShapes }, (_, i) => 301 + i), (seed) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!]) : [];
   // Knowledge bases with and without answer texts, one set of constants for both.
-  const bothSet = TITLES === 'both' ? [...fitSet, ...withoutAnswers(fitSet)] : TITLES === 'off' ? withoutAnswers(fitSet) : fitSet;
+  const bothSet = [...fitSet, ...fitSetWithout];
   const withVectors = fit(bothSet);
   const noVectors = fit(withoutVectors(bothSet));
   console.log(`rank (with vectors): ${round(withVectors.rank)}; confidence: ${round(withVectors.confidence)}; slopes: ${round(withVectors.slopes)}`);
   console.log(`rank (no vectors): ${round(noVectors.rank)}; confidence: ${round(noVectors.confidence)}; slopes: ${round(noVectors.slopes)}`);
   if (checkSet.length) {
     report(checkSet, FAQ_WEIGHTS, 'Check episodes with titles, the constants in the code now');
-    report(withoutAnswers(checkSet), FAQ_WEIGHTS, 'Check episodes without titles, the constants in the code now');
+    report(checkSetWithout, FAQ_WEIGHTS, 'Check episodes without titles, the constants in the code now');
     report(checkSet, withVectors, `Check episodes with titles, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
-    report(withoutAnswers(checkSet), withVectors, `Check episodes without titles, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
+    report(checkSetWithout, withVectors, `Check episodes without titles, the new fit (unanswerable share ${UNANSWERABLE_SHARE})`);
     for (const share of TRY_SHARES) report(checkSet, fit(bothSet, share, withVectors.rank), `Check episodes with titles, unanswerable share ${share}`);
     report(withoutVectors(checkSet), noVectors, 'Check episodes with titles, the new fit without word vectors');
-    report(withoutVectors(withoutAnswers(checkSet)), noVectors, 'Check episodes without titles, the new fit without word vectors');
+    report(withoutVectors(checkSetWithout), noVectors, 'Check episodes without titles, the new fit without word vectors');
   }
   if (otherSet.length) {
     report(otherSet, FAQ_WEIGHTS, 'Episodes of other shapes (seeds 301–), the constants in the code now');

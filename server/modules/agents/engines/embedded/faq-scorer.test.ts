@@ -255,12 +255,9 @@ describe('the small-knowledge-base path', () => {
     expect(a[3]).toBeGreaterThan(0);
   });
 
-  it("reads the entries' answer texts as evidence (ANSWER_FEATURES), and leaves every other feature as it is without them", () => {
-    const blank = trainEmbeddedModel(
-      SHOP_FAQ.map((e) => ({ ...e, answer: '' })),
-      {},
-      { wordVectors: vectors },
-    );
+  it("reads the entries' answer texts as evidence (ANSWER_FEATURES) and as one more training question of the softmax (faq.answerRows)", () => {
+    const blankEntries = SHOP_FAQ.map((e) => ({ ...e, answer: '' }));
+    const blank = trainEmbeddedModel(blankEntries, {}, { wordVectors: vectors });
     expect(model.answers).toEqual(SHOP_FAQ.map((e) => answerEvidence(e.answer)));
     expect(blank.answers.every((a) => a === '')).toBe(true);
     // "mastercard" is a word of the payment entry's answer alone, in none of the example questions.
@@ -272,12 +269,17 @@ describe('the small-knowledge-base path', () => {
     expect(withAnswers[payment * F + 15]).toBeGreaterThan(0);
     for (let c = 0; c < model.labels.length; c++) {
       if (c !== payment) expect(withAnswers[c * F + 15]).toBe(0);
-      for (let j = 0; j < F; j++) {
-        if ((ANSWER_FEATURES as readonly number[]).includes(j)) expect(without[c * F + j]).toBe(0);
-        else expect(withAnswers[c * F + j], `feature ${j}`).toBe(without[c * F + j]);
-      }
+      for (const j of ANSWER_FEATURES) expect(without[c * F + j]).toBe(0);
     }
-    expect(model.knowledgeBaseStats).toEqual(blank.knowledgeBaseStats);
+    // The softmax learned the answer's word: the payment entry's log-probability rises, and it leads.
+    expect(withAnswers[payment * F]).toBeGreaterThan(without[payment * F]! + 0.5);
+    for (let c = 0; c < model.labels.length; c++) if (c !== payment) expect(withAnswers[payment * F]).toBeGreaterThan(withAnswers[c * F]!);
+    // Without answer rows the answers change only ANSWER_FEATURES: every other feature is the blank knowledge base's.
+    const noRows = trainEmbeddedModel(SHOP_FAQ, { faq: { answerRows: false } }, { wordVectors: vectors }).entryFeatures(question)!;
+    const blankNoRows = trainEmbeddedModel(blankEntries, { faq: { answerRows: false } }, { wordVectors: vectors }).entryFeatures(question)!;
+    for (let c = 0; c < model.labels.length; c++) {
+      for (let j = 0; j < F; j++) if (!(ANSWER_FEATURES as readonly number[]).includes(j)) expect(noRows[c * F + j], `feature ${j}`).toBe(blankNoRows[c * F + j]);
+    }
     // The answers are in the fingerprint (an edited answer is a different model).
     expect(model.fingerprint).not.toBe(blank.fingerprint);
   });
@@ -324,12 +326,24 @@ describe('the small-knowledge-base path', () => {
       {},
       { wordVectors: vectors },
     );
-    const v5 = JSON.parse(JSON.stringify(model)) as Record<string, unknown>;
+    // A v5 model was trained on the questions alone (its softmax never saw an answer) and stores no answers.
+    const v5 = JSON.parse(JSON.stringify(blank)) as Record<string, unknown> & { options: { faq: Record<string, unknown> } };
     v5.format = 'parley.embedded.v5';
     delete v5.answers;
+    delete v5.options.faq.answerRows;
     const loaded = loadEmbeddedModel(v5, { wordVectors: vectors });
     expect(loaded.answers.every((a) => a === '')).toBe(true);
     for (const { question } of SHOP_PARAPHRASES) expect(loaded.predict(question)).toEqual(blank.predict(question));
+  });
+
+  it('has a small knowledge base with answers retrained when it was stored before answers were training questions', () => {
+    const before = JSON.parse(JSON.stringify(model)) as Record<string, unknown> & { options: { faq: Record<string, unknown> } };
+    delete before.options.faq.answerRows;
+    expect(() => loadEmbeddedModel(before, { wordVectors: vectors })).toThrow(/retrained/);
+    // Without answers there is nothing to learn from them: it loads.
+    const blank = JSON.parse(JSON.stringify(trainEmbeddedModel(SHOP_FAQ.map((e) => ({ ...e, answer: '' })), {}, { wordVectors: vectors }))) as typeof before;
+    delete blank.options.faq.answerRows;
+    expect(loadEmbeddedModel(blank, { wordVectors: vectors }).predict('when do you open')).not.toBeNull();
   });
 
   it('has older softmax models retrained (they would miss the small-knowledge-base path)', () => {

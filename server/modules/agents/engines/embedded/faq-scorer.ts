@@ -64,10 +64,11 @@ export const ENTRY_FEATURES = [
 /** The features that need word vectors (0 without them). */
 export const VECTOR_FEATURES = [3, 4, 5, 6, 9, 12, 13, 14] as const;
 /**
- * The features from the entries' answer texts (0 for an entry without one). The question features
- * do not depend on the answers (the softmax, the idf and the knowledge-base statistics come from
- * the example questions alone), so a knowledge base without answer texts has exactly the other
- * features and these at 0: one set of constants, fitted on both, serves both.
+ * The features from the entries' answer texts (0 for an entry without one). The answers also reach
+ * the other features through the softmax and its vocabulary and idf, which learn from each answer
+ * as one more training question of its entry (model.ts `faq.answerRows`); the knowledge-base
+ * statistics come from the example questions alone. The constants are fitted on knowledge bases
+ * with answer texts and, trained again, without them: one set serves both.
  */
 export const ANSWER_FEATURES = [11, 12, 13, 14, 15] as const;
 export const CONFIDENCE_FEATURES = [
@@ -136,15 +137,15 @@ export interface FaqScorerWeights {
  */
 // fitted:begin
 export const FAQ_WEIGHTS: FaqScorerWeights = {
-  rank: [2.706, -2.085, 2.2489, 5.5647, 2.3126, 3.2657, 2.6339, -2.696, 0.89009, 23.921, -4.1046, 9.2864, 2.3274, -1.3381, 12.104, 0.87904],
-  confidence: [1.1991, 0.21781, 0.35078, 0.98403, 1.1972, 0.40943, -0.80725, 0.014979, -2.7211, 1.8696, 3.5176, -4.2279, 0.19929, 0.3232, -1.3327, -0.88007, -1.199, 0.57791, 1.1917, -0.16252, 1.2947, 1.8367, 0.19725, -1.0697, 0.79633, 0.038246],
-  slopes: [1, 1.5373],
+  rank: [2.7158, -2.3998, 2.7235, 5.5469, 2.4344, 2.827, 2.4679, -2.801, 1.3007, 24.813, -4.0102, 7.2164, 2.099, -0.55747, 8.2211, -9.5366],
+  confidence: [1.5192, 0.1679, 0.26263, 0.63928, 0.88941, 0.25368, -0.76768, 0.026423, -2.5583, 1.8662, 2.9423, -3.9424, 0.11375, 0.40543, -1.5438, -0.72416, -0.75107, 0.7281, 1.285, -0.46421, 1.1663, 1.8609, 1.4093, -1.2327, 0.080117, 0.058531],
+  slopes: [1, 1.451],
 };
 /** The same fit with the word-vector features zeroed (no vectors in this process). */
 export const FAQ_WEIGHTS_NO_VECTORS: FaqScorerWeights = {
-  rank: [2.9503, -1.9311, 5.5931, 0, 0, 0, 0, -0.32737, 0.58791, 0, 3.0711, 10.005, 0, 0, 0, 8.2198],
-  confidence: [0.30512, 0.27665, -1.8526, 0, 0, 0, -0.62664, -0.067615, -0.80157, -0.76423, 0, 0, 0.85159, 0, 0, -0.75275, 0, 0, 3.0099, 2.2383, 0, 0, -1.8868, 0, -1.44, 0.85173],
-  slopes: [1, 1.4143],
+  rank: [2.893, -2.1286, 6.3381, 0, 0, 0, 0, -0.55476, 0.99322, 0, 3.4288, 8.1633, 0, 0, 0, -4.6024],
+  confidence: [0.44162, 0.22898, -1.4691, 0, 0, 0, -0.59551, -0.042545, -0.60509, -1.1148, 0, 0, 1.0516, 0, 0, -0.57826, 0, 0, 2.8865, 1.5551, 0, 0, -1.2865, 0, -0.42812, 0.45698],
+  slopes: [1, 1.3319],
 };
 // fitted:end
 

@@ -90,9 +90,11 @@ export interface EmbeddedTrainOptions {
    * The small-knowledge-base path (faq-scorer.ts, format v5): with `classifier: 'auto'` and fewer
    * than `belowQuestionsPerEntry` example questions per entry on average, entries are scored by
    * similarity (plus the softmax) and the confidence comes from a calibration model fitted offline
-   * on validation data; `wordVectors`: use the pre-trained word vectors there. null = never.
+   * on validation data; `wordVectors`: use the pre-trained word vectors there; `answerRows`: each
+   * entry's answer evidence is also one training question of its softmax and part of its vocabulary
+   * (absent in models stored before it, which load without it). null = never.
    */
-  faq: { belowQuestionsPerEntry: number; wordVectors: boolean } | null;
+  faq: { belowQuestionsPerEntry: number; wordVectors: boolean; answerRows?: boolean } | null;
 }
 
 export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
@@ -109,7 +111,7 @@ export const DEFAULT_TRAIN_OPTIONS: EmbeddedTrainOptions = {
   classBalanced: true,
   augmentCopies: 0,
   calibration: { folds: 5, holdoutAbove: 3000, holdoutFraction: 0.2, prior: [1.1, 1, 1.5], priorStrength: 2, outOfScopeWeight: 0.2, outOfScopeCap: 20 },
-  faq: { belowQuestionsPerEntry: 6, wordVectors: true },
+  faq: { belowQuestionsPerEntry: 6, wordVectors: true, answerRows: true },
 };
 
 export type EmbeddedTrainOverrides = Partial<Omit<EmbeddedTrainOptions, 'features' | 'svm' | 'calibration' | 'faq'>> & {
@@ -309,6 +311,16 @@ export function answerEvidence(answer: string): string {
   return tokenize(words).length ? words : '';
 }
 
+/**
+ * The small-knowledge-base path's softmax also learns from each entry's answer evidence, as one more
+ * training question of its entry and part of the vocabulary and idf (`options.faq.answerRows`): an
+ * answer names its topic in the business's words, which its one or two phrasings may not use.
+ */
+function answerRowsOf(options: EmbeddedTrainOptions, answers: readonly string[]): Labelled[] {
+  if (!options.faq?.answerRows) return [];
+  return answers.flatMap((text, label) => (text ? [{ text, label }] : []));
+}
+
 /** The similarity scorer over a trained softmax classifier and its training questions (fitted on those alone), with the entries' answer texts as extra evidence. */
 function faqScorerOf(classifier: Classifier, items: readonly Labelled[], classes: number, features: FeatureCache, vectors: WordVectors | null, answers: readonly string[]): FaqScorer {
   const examples: SparseVector[][] = Array.from({ length: classes }, () => []);
@@ -339,10 +351,11 @@ function fitClassifier(
   features: FeatureCache,
   seed: number,
   vectors: WordVectors | null,
+  answerRows: readonly Labelled[] = [],
 ): Classifier {
   const random = createRandom(seed);
   const vectorizer = Vectorizer.fitCounts(
-    items.map((item) => features.get(item.text)),
+    [...items, ...answerRows].map((item) => features.get(item.text)),
     vectorizerOptions(kind, options),
   );
   const dense = denseFeaturizerOf(
@@ -351,7 +364,7 @@ function fitClassifier(
     vectors,
     items.map((item) => item.text),
   );
-  const all = [...items, ...augment(items, options.augmentCopies, random)];
+  const all = [...items, ...augment(items, options.augmentCopies, random), ...answerRows];
   const sparse = all.map((item) => vectorizer.transformCounts(features.get(item.text)));
   const xs = dense ? sparse.map((x, i) => withDense(x, dense.transform(all[i]!.text), vectorizer.dimension)) : sparse;
   const dimension = vectorizer.dimension + (dense ? dense.dimension : 0);
@@ -462,9 +475,10 @@ function heldOutSamples(
   for (let f = 0; f < folds; f++) {
     const train = items.filter((item, i) => fold[i] !== f && entryFold[item.label] !== f);
     if (!train.length) continue;
-    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors);
     // An entry left out of the fold plays an unknown topic: its answer is left out too.
-    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors, answers.map((a, c) => (entryFold[c] === f ? '' : a))) : null;
+    const foldAnswers = answers.map((a, c) => (entryFold[c] === f ? '' : a));
+    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors, faq ? answerRowsOf(options, foldAnswers) : []);
+    const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors, foldAnswers) : null;
     items.forEach((item, i) => {
       const left = entryFold[item.label] === f;
       if (fold[i] !== f && !left) return;
@@ -646,7 +660,7 @@ function buildModel(
       inScope.map((s) => s.correct),
     ),
   };
-  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors);
+  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors, faq ? answerRowsOf(options, evidence) : []);
   const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors, evidence) : null;
   return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
 }
@@ -720,7 +734,7 @@ const modelJson = z.object({
     }),
     // Absent before v5: none.
     faq: z
-      .object({ belowQuestionsPerEntry: z.number().min(0), wordVectors: z.boolean() })
+      .object({ belowQuestionsPerEntry: z.number().min(0), wordVectors: z.boolean(), answerRows: z.boolean().optional() })
       .nullable()
       .optional()
       .transform((v) => v ?? null),
@@ -762,6 +776,11 @@ export function loadEmbeddedModel(json: unknown, context: EmbeddedModelContext =
   if (m.questions.length !== m.labels.length) throw new Error('embedded model: labels and questions differ in length');
   if (m.answers && m.answers.length !== m.labels.length) throw new Error('embedded model: labels and answers differ in length');
   if (!SOFTMAX_FORMATS.includes(m.format) && m.linear?.kind === 'softmax') throw new Error(`embedded model: ${m.format} softmax models are retrained (format ${MODEL_FORMAT})`);
+  // A small knowledge base with answer texts, stored before its softmax learned from them (faq.answerRows):
+  // the fitted constants assume it does, so it is retrained rather than scored with a softmax they were not fitted for.
+  if (m.scorer && m.options.faq && m.options.faq.answerRows === undefined && (m.answers ?? []).some(Boolean)) {
+    throw new Error('embedded model: a small knowledge base with answers stored before faq.answerRows is retrained');
+  }
   let saved: Parameters<typeof buildModel>[5] = null;
   if (m.labels.length) {
     if (!m.vectorizer || !m.linear) throw new Error('embedded model: trained state missing');
