@@ -246,7 +246,7 @@ function main(): void {
   const checkSetWithout = checkEpisodes > 0 ? collect(checkSeeds, () => PROTOCOL_SHAPES, false) : [];
   // Other shapes on other seeds (never fitted on): does the confidence hold for them too?
   const otherShapes = argOf('other-shape-episodes', 0);
-  const otherSet = otherShapes > 0 ? collect(Array.from({ length: otherShapes }, (_, i) => 301 + i), (seed) => [EXTRA_SHAPES[seed % EXTRA_SHAPES.length]!]) : [];
+  const otherSet = otherShapes > 0 ? collect(Array.from({ length: otherShapes }, (_, i) => 301 + i), extraShape) : [];
   // Knowledge bases with and without answer texts, one set of constants for both.
   const bothSet = [...fitSet, ...fitSetWithout];
   const withVectors = fit(bothSet);

@@ -317,6 +317,7 @@ export function answerEvidence(answer: string): string {
  * answer names its topic in the business's words, which its one or two phrasings may not use.
  */
 function answerRowsOf(options: EmbeddedTrainOptions, answers: readonly string[]): Labelled[] {
+  // `answers` is empty off the small-knowledge-base path (only that path keeps them).
   if (!options.faq?.answerRows) return [];
   return answers.flatMap((text, label) => (text ? [{ text, label }] : []));
 }
@@ -477,7 +478,7 @@ function heldOutSamples(
     if (!train.length) continue;
     // An entry left out of the fold plays an unknown topic: its answer is left out too.
     const foldAnswers = answers.map((a, c) => (entryFold[c] === f ? '' : a));
-    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors, faq ? answerRowsOf(options, foldAnswers) : []);
+    const classifier = fitClassifier(train, classes, kind, options, features, options.seed + 1000 * (f + 1), vectors, answerRowsOf(options, foldAnswers));
     const scorer = faq ? faqScorerOf(classifier, train, classes, features, vectors, foldAnswers) : null;
     items.forEach((item, i) => {
       const left = entryFold[item.label] === f;
@@ -660,7 +661,7 @@ function buildModel(
       inScope.map((s) => s.correct),
     ),
   };
-  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors, faq ? answerRowsOf(options, evidence) : []);
+  const classifier = fitClassifier(items, labels.length, kind, options, features, options.seed, classifierVectors, answerRowsOf(options, evidence));
   const scorer = faq ? faqScorerOf(classifier, items, labels.length, features, vectors, evidence) : null;
   return new EmbeddedModel(options, labels, questions, evidence, classifier, featurizer, calibrator, heldOut, fingerprint, scorer, scorer && vectors ? vectors.id : null);
 }
